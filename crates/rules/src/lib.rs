@@ -1,0 +1,51 @@
+//! The rules of the games ajaxlab plays: Ajax Falcon Chess (10×8), Ajax
+//! Modern Random Chess (9×9), and orthodox chess and Chess960 as reference
+//! variants, exactly as `RULES.md` decides them.
+//!
+//! Variants are data ([`variant::VariantDef`]) read by one legal move
+//! generator over 128-bit bitboards. Positions are small `Copy` values;
+//! notation (FEN, UCI, SAN) follows Fairy-Stockfish's dialect so positions
+//! and moves pass unchanged between ajaxlab and FSF-based tools.
+//!
+//! ```
+//! use ajaxlab_rules::{Position, StartSpec, VariantKind};
+//! let pos = Position::start(VariantKind::AjaxFalcon, &StartSpec::Default).unwrap();
+//! assert_eq!(pos.legal_moves().len(), 30);
+//! let m = pos.parse_uci("e2e4").unwrap();
+//! assert_eq!(pos.san(m), "e4");
+//! ```
+
+mod bitboard;
+mod fen;
+mod game;
+mod make;
+mod movegen;
+mod moves;
+mod perft;
+mod pgn;
+mod piece;
+mod position;
+mod san;
+mod square;
+mod start;
+mod tables;
+mod uci;
+pub mod variant;
+
+pub use bitboard::Bitboard;
+pub use fen::FenError;
+pub use game::{FIFTY_MOVE_PLIES, Game, GameResult, Outcome};
+pub use make::IllegalMove;
+pub use moves::{Gate, MAX_MOVES, Move, MoveKind, MoveList};
+pub use perft::{PerftCase, PerftSuite, SuiteError, divide, perft};
+pub use pgn::{MovetextError, parse_movetext, write_movetext};
+pub use piece::{KIND_COUNT, Piece, PieceKind};
+pub use position::{CastleSide, Position};
+pub use san::SanError;
+pub use square::{ByColor, Color, File, MAX_SIDE, Rank, SQUARE_COUNT, STRIDE, Square};
+pub use start::{
+    AMRC_DEFAULT, AMRC_START_COUNT, CHESS960_ORTHODOX, CHESS960_START_COUNT, StartError, StartSpec,
+    amrc_number, amrc_rank1, chess960_number, chess960_rank1,
+};
+pub use uci::{UciError, UciMove};
+pub use variant::{UnknownVariant, Variant, VariantKind};

@@ -1,0 +1,504 @@
+//! Variants as data: board size, pieces and how they move, hands, castling,
+//! promotion and setup. One move generator reads these definitions; adding a
+//! variant adds a definition, not a code path.
+
+use crate::piece::PieceKind;
+use crate::square::{File, MAX_SIDE};
+use crate::tables::Tables;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The variants ajaxlab knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VariantKind {
+    /// Ajax Falcon Chess, 10×8.
+    AjaxFalcon,
+    /// Ajax Modern Random Chess, 9×9, 15,120 starts.
+    AjaxModernRandom,
+    /// Orthodox chess.
+    Chess,
+    /// Chess960 (Fischer Random), 960 starts.
+    Chess960,
+}
+
+impl VariantKind {
+    /// Every variant.
+    pub const ALL: [VariantKind; 4] = [
+        VariantKind::AjaxFalcon,
+        VariantKind::AjaxModernRandom,
+        VariantKind::Chess,
+        VariantKind::Chess960,
+    ];
+
+    /// ajaxlab's name for the variant.
+    pub const fn name(self) -> &'static str {
+        match self {
+            VariantKind::AjaxFalcon => "ajax-falcon",
+            VariantKind::AjaxModernRandom => "ajax-modern-random",
+            VariantKind::Chess => "chess",
+            VariantKind::Chess960 => "chess960",
+        }
+    }
+
+    /// Other names accepted on input (NOTATION.md).
+    pub const fn aliases(self) -> &'static [&'static str] {
+        match self {
+            VariantKind::AjaxFalcon => &["afc", "ajaxfalcon"],
+            VariantKind::AjaxModernRandom => &["amrc", "ajaxrandom"],
+            VariantKind::Chess => &[],
+            VariantKind::Chess960 => &["fischerandom"],
+        }
+    }
+
+    /// The `UCI_Variant` value Fairy-Stockfish uses for this variant.
+    pub const fn fsf_name(self) -> &'static str {
+        match self {
+            VariantKind::AjaxFalcon => "ajaxfalcon",
+            VariantKind::AjaxModernRandom => "ajaxrandom",
+            VariantKind::Chess | VariantKind::Chess960 => "chess",
+        }
+    }
+
+    /// The variant named `name` or one of its aliases (case-insensitive).
+    ///
+    /// # Errors
+    /// [`UnknownVariant`] listing the known names.
+    pub fn from_name(name: &str) -> Result<VariantKind, UnknownVariant> {
+        let lower = name.trim().to_ascii_lowercase();
+        VariantKind::ALL
+            .into_iter()
+            .find(|k| k.name() == lower || k.aliases().contains(&lower.as_str()))
+            .ok_or_else(|| UnknownVariant(name.to_owned()))
+    }
+
+    /// The variant's definition.
+    pub fn variant(self) -> &'static Variant {
+        static CELLS: [OnceLock<Variant>; 4] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        CELLS[self as usize].get_or_init(|| Variant::build(definition(self)))
+    }
+}
+
+impl fmt::Display for VariantKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for VariantKind {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        VariantKind::from_name(s)
+    }
+}
+
+/// A variant name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant '{0}'; known variants: ajax-falcon (afc, ajaxfalcon), ajax-modern-random (amrc, ajaxrandom), chess, chess960 (fischerandom)")]
+pub struct UnknownVariant(pub String);
+
+/// Which squares a component may end on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// To an empty square or onto an enemy piece (and it attacks).
+    MoveAndCapture,
+    /// To an empty square only; never captures, never gives check.
+    MoveOnly,
+    /// Onto an enemy piece only.
+    CaptureOnly,
+}
+
+/// The lines a slider runs along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lines {
+    /// Ranks and files (rook).
+    Orthogonal,
+    /// Diagonals (bishop).
+    Diagonal,
+}
+
+/// The shape of one way of moving. Leaps and lame leaps are given by one
+/// representative and mean all eight images under reflection and rotation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Geometry {
+    /// Slides any distance along lines until blocked.
+    Slide(Lines),
+    /// Jumps to the offset `(dx, dy)`, over anything.
+    Leap(i8, i8),
+    /// Walks the given unit steps; every square before the last must be
+    /// empty (the Falcon's Korean horse and elephant paths).
+    Lame(&'static [(i8, i8)]),
+}
+
+/// One way a piece moves: a shape and what it may land on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Component {
+    /// Shape.
+    pub geometry: Geometry,
+    /// What it may land on.
+    pub mode: Mode,
+}
+
+/// How a non-pawn piece kind moves in a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceDef {
+    /// The kind defined.
+    pub kind: PieceKind,
+    /// Its ways of moving (their union).
+    pub components: Vec<Component>,
+}
+
+/// Pawn rules: one step forward, capture one step diagonally forward, a
+/// double step (with en passant) from the own second rank, promotion on the
+/// last rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PawnRule {
+    /// Kinds a pawn may promote to, in the order moves are generated.
+    pub promotions: &'static [PieceKind],
+}
+
+/// Pieces held in hand at the start and how they enter the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandRule {
+    /// No hand.
+    None,
+    /// `count` pieces of `kind` each, dropped as a whole move on any empty
+    /// square of the own first rank.
+    Drops {
+        /// Kind held.
+        kind: PieceKind,
+        /// Pieces per side at the start.
+        count: u8,
+    },
+    /// `count` pieces of `kind` each, placed on the square a back-rank piece
+    /// vacates on its first move (Seirawan-style gating).
+    Gating {
+        /// Kind held.
+        kind: PieceKind,
+        /// Pieces per side at the start.
+        count: u8,
+    },
+}
+
+impl HandRule {
+    /// The kind held in hand, if any.
+    pub const fn kind(self) -> Option<PieceKind> {
+        match self {
+            HandRule::None => None,
+            HandRule::Drops { kind, .. } | HandRule::Gating { kind, .. } => Some(kind),
+        }
+    }
+}
+
+/// How castling is written; the legality conditions are the same for all
+/// (the Chess960 ones, which reduce to the orthodox ones from orthodox starts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastlingStyle {
+    /// FEN `KQkq`, UCI king-from + king-destination, SAN `O-O`/`O-O-O`.
+    Orthodox,
+    /// FEN rook files (Shredder), UCI king-from + rook square, SAN `O-O`/`O-O-O`.
+    Chess960,
+    /// As Chess960, with gates in the FEN field and SAN `O-O-Oc`/`O-O-Og`.
+    ModernRandom,
+}
+
+/// Castling: where king and rook land, and how it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastlingRule {
+    /// File the king lands on castling towards the high files (rook next to it, inside).
+    pub king_side_file: File,
+    /// File the king lands on castling towards the low files (rook next to it, inside).
+    pub queen_side_file: File,
+    /// Notation.
+    pub style: CastlingStyle,
+}
+
+/// How the start position is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setup {
+    /// One start position, given as FEN.
+    Fixed(&'static str),
+    /// Chess960 numbering 0..960 (518 = the orthodox array).
+    Chess960,
+    /// AMRC numbering 0..15120 (RULES.md §3).
+    ModernRandom,
+}
+
+/// The definition a [`Variant`] is built from.
+#[derive(Clone, Debug)]
+pub struct VariantDef {
+    /// Which variant.
+    pub kind: VariantKind,
+    /// Number of files.
+    pub width: u8,
+    /// Number of ranks.
+    pub height: u8,
+    /// Non-pawn piece kinds and their moves; the King must be among them.
+    pub pieces: Vec<PieceDef>,
+    /// Pawn rules.
+    pub pawn: PawnRule,
+    /// Hand, drops and gating.
+    pub hand: HandRule,
+    /// Castling.
+    pub castling: CastlingRule,
+    /// Start positions.
+    pub setup: Setup,
+}
+
+/// A variant ready to play: its definition plus the tables the move
+/// generator reads (attack sets per square, rays, hash keys).
+#[derive(Debug)]
+pub struct Variant {
+    /// The definition.
+    pub def: VariantDef,
+    pub(crate) tables: Tables,
+}
+
+impl Variant {
+    fn build(def: VariantDef) -> Variant {
+        assert!(def.width <= 10 && def.height <= MAX_SIDE, "board too large for the frame");
+        let tables = Tables::build(&def);
+        Variant { def, tables }
+    }
+
+    /// Which variant this is.
+    pub fn kind(&self) -> VariantKind {
+        self.def.kind
+    }
+
+    /// Number of files.
+    pub fn width(&self) -> u8 {
+        self.def.width
+    }
+
+    /// Number of ranks.
+    pub fn height(&self) -> u8 {
+        self.def.height
+    }
+
+    /// Whether `sq` lies on this variant's board.
+    pub fn contains(&self, sq: crate::Square) -> bool {
+        self.tables.board.contains(sq)
+    }
+
+    /// Whether a FEN of this variant carries a `[...]` hand.
+    pub fn has_hand(&self) -> bool {
+        !matches!(self.def.hand, HandRule::None)
+    }
+
+    /// Whether `kind` occurs in this variant (on the board or in hand).
+    pub fn has_kind(&self, kind: PieceKind) -> bool {
+        kind == PieceKind::Pawn || self.def.pieces.iter().any(|p| p.kind == kind)
+    }
+}
+
+const AJAX_PROMOTIONS_AFC: &[PieceKind] = &[
+    PieceKind::Queen,
+    PieceKind::Rook,
+    PieceKind::Minister,
+    PieceKind::Falcon,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+];
+const AJAX_PROMOTIONS_AMRC: &[PieceKind] = &[
+    PieceKind::Queen,
+    PieceKind::PrimeMinister,
+    PieceKind::Rook,
+    PieceKind::Minister,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+];
+const CHESS_PROMOTIONS: &[PieceKind] =
+    &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
+
+/// Korean horse: one orthogonal step, then one diagonal step outward.
+const FALCON_HORSE: &[(i8, i8)] = &[(0, 1), (1, 1)];
+/// Korean elephant: the horse path, then one more diagonal step.
+const FALCON_ELEPHANT: &[(i8, i8)] = &[(0, 1), (1, 1), (1, 1)];
+
+fn component(geometry: Geometry, mode: Mode) -> Component {
+    Component { geometry, mode }
+}
+
+fn both(geometry: Geometry) -> Component {
+    component(geometry, Mode::MoveAndCapture)
+}
+
+fn move_only(geometry: Geometry) -> Component {
+    component(geometry, Mode::MoveOnly)
+}
+
+fn piece(kind: PieceKind, components: Vec<Component>) -> PieceDef {
+    PieceDef { kind, components }
+}
+
+/// King, Queen: the same in every variant.
+fn royal_and_queen() -> Vec<PieceDef> {
+    vec![
+        piece(PieceKind::King, vec![both(Geometry::Leap(1, 0)), both(Geometry::Leap(1, 1))]),
+        piece(
+            PieceKind::Queen,
+            vec![both(Geometry::Slide(Lines::Orthogonal)), both(Geometry::Slide(Lines::Diagonal))],
+        ),
+    ]
+}
+
+/// Ajax Rook (RmF), Ajax Bishop (BmW), Ajax Knight (NmK), Minister (KAD).
+fn ajax_pieces() -> Vec<PieceDef> {
+    let mut pieces = royal_and_queen();
+    pieces.extend([
+        piece(
+            PieceKind::Rook,
+            vec![both(Geometry::Slide(Lines::Orthogonal)), move_only(Geometry::Leap(1, 1))],
+        ),
+        piece(
+            PieceKind::Bishop,
+            vec![both(Geometry::Slide(Lines::Diagonal)), move_only(Geometry::Leap(1, 0))],
+        ),
+        piece(
+            PieceKind::Knight,
+            vec![
+                both(Geometry::Leap(2, 1)),
+                move_only(Geometry::Leap(1, 0)),
+                move_only(Geometry::Leap(1, 1)),
+            ],
+        ),
+        piece(
+            PieceKind::Minister,
+            vec![
+                both(Geometry::Leap(1, 0)),
+                both(Geometry::Leap(1, 1)),
+                both(Geometry::Leap(2, 2)),
+                both(Geometry::Leap(2, 0)),
+            ],
+        ),
+    ]);
+    pieces
+}
+
+fn orthodox_pieces() -> Vec<PieceDef> {
+    let mut pieces = royal_and_queen();
+    pieces.extend([
+        piece(PieceKind::Rook, vec![both(Geometry::Slide(Lines::Orthogonal))]),
+        piece(PieceKind::Bishop, vec![both(Geometry::Slide(Lines::Diagonal))]),
+        piece(PieceKind::Knight, vec![both(Geometry::Leap(2, 1))]),
+    ]);
+    pieces
+}
+
+fn file(letter: char) -> File {
+    File::from_char(letter).unwrap_or_else(|| unreachable!("bad file letter in a definition"))
+}
+
+/// The built-in definition of each variant.
+pub fn definition(kind: VariantKind) -> VariantDef {
+    match kind {
+        VariantKind::AjaxFalcon => {
+            let mut pieces = ajax_pieces();
+            pieces.push(piece(
+                PieceKind::Falcon,
+                vec![
+                    both(Geometry::Leap(1, 0)),
+                    both(Geometry::Lame(FALCON_HORSE)),
+                    both(Geometry::Lame(FALCON_ELEPHANT)),
+                    move_only(Geometry::Leap(1, 1)),
+                ],
+            ));
+            VariantDef {
+                kind,
+                width: 10,
+                height: 8,
+                pieces,
+                pawn: PawnRule { promotions: AJAX_PROMOTIONS_AFC },
+                hand: HandRule::Drops { kind: PieceKind::Falcon, count: 2 },
+                castling: CastlingRule {
+                    king_side_file: file('i'),
+                    queen_side_file: file('c'),
+                    style: CastlingStyle::Orthodox,
+                },
+                setup: Setup::Fixed(
+                    "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBMQKMBNR[FFff] w KQkq - 0 1",
+                ),
+            }
+        }
+        VariantKind::AjaxModernRandom => {
+            let mut pieces = ajax_pieces();
+            pieces.push(piece(
+                PieceKind::PrimeMinister,
+                vec![
+                    both(Geometry::Slide(Lines::Diagonal)),
+                    both(Geometry::Leap(2, 1)),
+                    move_only(Geometry::Leap(1, 0)),
+                ],
+            ));
+            VariantDef {
+                kind,
+                width: 9,
+                height: 9,
+                pieces,
+                pawn: PawnRule { promotions: AJAX_PROMOTIONS_AMRC },
+                hand: HandRule::Gating { kind: PieceKind::Minister, count: 2 },
+                castling: CastlingRule {
+                    king_side_file: file('g'),
+                    queen_side_file: file('c'),
+                    style: CastlingStyle::ModernRandom,
+                },
+                setup: Setup::ModernRandom,
+            }
+        }
+        VariantKind::Chess | VariantKind::Chess960 => VariantDef {
+            kind,
+            width: 8,
+            height: 8,
+            pieces: orthodox_pieces(),
+            pawn: PawnRule { promotions: CHESS_PROMOTIONS },
+            hand: HandRule::None,
+            castling: CastlingRule {
+                king_side_file: file('g'),
+                queen_side_file: file('c'),
+                style: if kind == VariantKind::Chess {
+                    CastlingStyle::Orthodox
+                } else {
+                    CastlingStyle::Chess960
+                },
+            },
+            setup: if kind == VariantKind::Chess {
+                Setup::Fixed("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            } else {
+                Setup::Chess960
+            },
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_resolve() {
+        for (name, kind) in [
+            ("ajax-falcon", VariantKind::AjaxFalcon),
+            ("afc", VariantKind::AjaxFalcon),
+            ("ajaxfalcon", VariantKind::AjaxFalcon),
+            ("ajax-modern-random", VariantKind::AjaxModernRandom),
+            ("amrc", VariantKind::AjaxModernRandom),
+            ("ajaxrandom", VariantKind::AjaxModernRandom),
+            ("chess", VariantKind::Chess),
+            ("chess960", VariantKind::Chess960),
+            ("fischerandom", VariantKind::Chess960),
+            ("AFC", VariantKind::AjaxFalcon),
+        ] {
+            assert_eq!(VariantKind::from_name(name), Ok(kind), "{name}");
+        }
+    }
+
+    #[test]
+    fn unknown_variant_lists_the_known_ones() {
+        let err = VariantKind::from_name("shogi").unwrap_err().to_string();
+        assert!(err.contains("'shogi'"), "{err}");
+        for kind in VariantKind::ALL {
+            assert!(err.contains(kind.name()), "{err}");
+        }
+    }
+}
