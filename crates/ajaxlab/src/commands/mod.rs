@@ -1,0 +1,37 @@
+//! Command-line interface: argument parsing and dispatch to one module per
+//! subcommand.
+
+mod bench;
+mod fen;
+mod perft;
+mod position_args;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Fast engine games of the Ajax chess variants, and the answers they give.
+#[derive(Debug, Parser)]
+#[command(name = "ajaxlab", version, about, long_about = None)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (one position, or a .perft suite).
+    Perft(perft::PerftArgs),
+    /// Print the FEN reached from a start position after UCI moves.
+    Fen(fen::FenArgs),
+    /// Speed benchmarks.
+    Bench(bench::BenchArgs),
+}
+
+/// Runs the parsed command line.
+pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Fen(args) => fen::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    }
+}
