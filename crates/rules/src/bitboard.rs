@@ -50,13 +50,21 @@ impl Bitboard {
     /// The lowest square of the set, if any.
     #[inline]
     pub fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(lowest(self.0)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(lowest(self.0))
+        }
     }
 
     /// The highest square of the set, if any.
     #[inline]
     pub fn last(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Some(highest(self.0)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(highest(self.0))
+        }
     }
 
     /// The set with `sq` added.

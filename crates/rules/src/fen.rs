@@ -57,7 +57,10 @@ impl Position {
             Some(i) => {
                 let rest = &board_field[i + 1..];
                 let Some(hand) = rest.strip_suffix(']') else {
-                    return Err(FenError::Hand(format!("'{}' does not end with ']'", &board_field[i..])));
+                    return Err(FenError::Hand(format!(
+                        "'{}' does not end with ']'",
+                        &board_field[i..]
+                    )));
                 };
                 (&board_field[..i], Some(hand))
             }
@@ -148,25 +151,33 @@ impl Position {
         let style = self.variant.def.castling.style;
         let mut out = String::new();
         for color in Color::ALL {
-            let case = |c: char| if color == Color::White { c } else { c.to_ascii_lowercase() };
+            let case = |c: char| {
+                if color == Color::White {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            };
             for side in CastleSide::BOTH {
-                let Some(rook) = self.castling[color][side as usize] else { continue };
+                let Some(rook) = self.castling[color][side as usize] else {
+                    continue;
+                };
                 out.push(case(match style {
                     CastlingStyle::Orthodox => match side {
                         CastleSide::KingSide => 'K',
                         CastleSide::QueenSide => 'Q',
                     },
-                    CastlingStyle::Chess960 | CastlingStyle::ModernRandom => rook.file().upper_char(),
+                    CastlingStyle::Chess960 | CastlingStyle::ModernRandom => {
+                        rook.file().upper_char()
+                    }
                 }));
             }
             if self.can_gate(color) {
                 let rooks: Vec<Square> = self.castling[color].into_iter().flatten().collect();
                 for f in 0..self.variant.width() {
                     let gate = (self.gates[color] & self.tables().files[usize::from(f)]).first();
-                    if let Some(sq) = gate {
-                        if !rooks.contains(&sq) {
-                            out.push(case(sq.file().upper_char()));
-                        }
+                    if let Some(sq) = gate.filter(|sq| !rooks.contains(sq)) {
+                        out.push(case(sq.file().upper_char()));
                     }
                 }
             }
@@ -206,7 +217,9 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
                     chars.next();
                 }
                 if n == 0 {
-                    return Err(FenError::Board(format!("rank {rank_name}: empty-square count 0")));
+                    return Err(FenError::Board(format!(
+                        "rank {rank_name}: empty-square count 0"
+                    )));
                 }
                 file += n;
             } else if c == '~' {
@@ -216,7 +229,10 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
                 let piece = Piece::from_fen_char(c)
                     .filter(|p| v.has_kind(p.kind))
                     .ok_or_else(|| {
-                        FenError::Board(format!("rank {rank_name}: '{c}' is not a piece of {}", v.kind()))
+                        FenError::Board(format!(
+                            "rank {rank_name}: '{c}' is not a piece of {}",
+                            v.kind()
+                        ))
                     })?;
                 if file >= u32::from(v.width()) {
                     return Err(FenError::Board(format!(
@@ -226,16 +242,24 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
                 }
                 let sq = square(file as u8, rank);
                 if piece.kind == PieceKind::Pawn && (rank == 0 || rank == v.height() - 1) {
-                    return Err(FenError::Board(format!("a pawn on {sq}, a first or last rank")));
+                    return Err(FenError::Board(format!(
+                        "a pawn on {sq}, a first or last rank"
+                    )));
                 }
                 if piece.kind == PieceKind::King && pos.pieces(piece.color, PieceKind::King).any() {
-                    return Err(FenError::Board(format!("{} has more than one king", piece.color)));
+                    return Err(FenError::Board(format!(
+                        "{} has more than one king",
+                        piece.color
+                    )));
                 }
                 pos.put(piece, sq);
                 file += 1;
             }
             if file > u32::from(v.width()) {
-                return Err(FenError::Board(format!("rank {rank_name} has more than {} files", v.width())));
+                return Err(FenError::Board(format!(
+                    "rank {rank_name} has more than {} files",
+                    v.width()
+                )));
             }
         }
         if file != u32::from(v.width()) {
@@ -257,9 +281,10 @@ fn parse_hand(pos: &mut Position, hand: Option<&str>) -> Result<(), FenError> {
     let v = pos.variant;
     let Some(kind) = pos.hand_kind() else {
         return match hand {
-            Some(h) if !h.is_empty() => {
-                Err(FenError::Hand(format!("'{h}': {} has no pieces in hand", v.kind())))
-            }
+            Some(h) if !h.is_empty() => Err(FenError::Hand(format!(
+                "'{h}': {} has no pieces in hand",
+                v.kind()
+            ))),
             _ => Ok(()),
         };
     };
@@ -277,7 +302,9 @@ fn parse_hand(pos: &mut Position, hand: Option<&str>) -> Result<(), FenError> {
             }
         }
         if counts.iter().any(|&n| usize::from(n) > MAX_HAND) {
-            return Err(FenError::Hand(format!("more than {MAX_HAND} pieces in one hand")));
+            return Err(FenError::Hand(format!(
+                "more than {MAX_HAND} pieces in one hand"
+            )));
         }
     }
     for color in Color::ALL {
@@ -295,11 +322,17 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
     let height = v.height();
     let mut gates = [Bitboard::EMPTY; 2];
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let upper = c.to_ascii_uppercase();
         let back = pos.tables().relative_rank(color, 0, height);
         let king = pos.king[color];
-        if !back.contains(king) {
+        let king_home = back.contains(king);
+        let needs_king = matches!(upper, 'K' | 'Q') || !(gating && pos.hand[color] > 0);
+        if needs_king && !king_home {
             return Err(FenError::Castling(format!(
                 "'{c}': the {color} king is not on its first rank"
             )));
@@ -307,10 +340,10 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         let rooks = pos.pieces(color, PieceKind::Rook) & back;
         let square = match upper {
             'K' => rooks.filter(|r| r.file() > king.file()).last(),
-            'Q' => rooks.filter(|r| r.file() < king.file()).next(),
+            'Q' => rooks.into_iter().find(|r| r.file() < king.file()),
             _ => File::from_char(upper.to_ascii_lowercase())
                 .filter(|f| f.index() < v.width())
-                .and_then(|f| back.filter(|s| s.file() == f).next()),
+                .and_then(|f| back.into_iter().find(|s| s.file() == f)),
         };
         let Some(sq) = square else {
             return Err(FenError::Castling(match upper {
@@ -332,9 +365,15 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             continue;
         }
         if !rooks.contains(sq) {
-            return Err(FenError::Castling(format!("'{c}': no {color} rook on {sq}")));
+            return Err(FenError::Castling(format!(
+                "'{c}': no {color} rook on {sq}"
+            )));
         }
-        let side = if sq.file() > king.file() { CastleSide::KingSide } else { CastleSide::QueenSide };
+        let side = if sq.file() > king.file() {
+            CastleSide::KingSide
+        } else {
+            CastleSide::QueenSide
+        };
         match pos.castling[color][side as usize] {
             Some(existing) if existing != sq => {
                 return Err(FenError::Castling(format!(
@@ -353,7 +392,11 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             if g.contains(pos.king[color]) {
                 let king = pos.king[color];
                 for rook in g & pos.pieces(color, PieceKind::Rook) {
-                    let side = if rook.file() > king.file() { CastleSide::KingSide } else { CastleSide::QueenSide };
+                    let side = if rook.file() > king.file() {
+                        CastleSide::KingSide
+                    } else {
+                        CastleSide::QueenSide
+                    };
                     pos.castling[color][side as usize] = Some(rook);
                 }
             }
@@ -378,7 +421,10 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
         )));
     }
     let step = |s: Square, d: i32| {
-        i32::try_from(s.index()).ok().and_then(|i| u8::try_from(i + d).ok()).and_then(Square::from_index)
+        i32::try_from(s.index())
+            .ok()
+            .and_then(|i| u8::try_from(i + d).ok())
+            .and_then(Square::from_index)
     };
     let pawn_at = step(sq, forward(them));
     let origin = step(sq, -forward(them));
@@ -390,7 +436,8 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
         )));
     }
     // Kept only when a capture is pseudo-legal, as Fairy-Stockfish does.
-    let capturers = pos.tables().pawn_attacks[them.index()][sq.index()] & pos.pieces(us, PieceKind::Pawn);
+    let capturers =
+        pos.tables().pawn_attacks[them.index()][sq.index()] & pos.pieces(us, PieceKind::Pawn);
     if capturers.any() {
         pos.en_passant = Some(sq);
     }

@@ -94,7 +94,11 @@ pub struct Game {
 impl Game {
     /// A game from `start` with no moves yet.
     pub fn new(start: Position) -> Game {
-        Game { start, positions: vec![start], moves: Vec::new() }
+        Game {
+            start,
+            positions: vec![start],
+            moves: Vec::new(),
+        }
     }
 
     /// The start position.
@@ -151,7 +155,9 @@ impl Game {
         let pos = self.position();
         if pos.count_legal_moves() == 0 {
             return Some(if pos.in_check() {
-                Outcome::Checkmate { winner: !pos.side_to_move() }
+                Outcome::Checkmate {
+                    winner: !pos.side_to_move(),
+                }
             } else {
                 Outcome::Stalemate
             });
@@ -169,13 +175,17 @@ impl Game {
 /// Equality for repetition: everything but the clocks.
 fn same_position(a: &Position, b: &Position) -> bool {
     a.occupied() == b.occupied()
-        && crate::PieceKind::ALL.iter().all(|k| a.pieces_of_kind(*k) == b.pieces_of_kind(*k))
+        && crate::PieceKind::ALL
+            .iter()
+            .all(|k| a.pieces_of_kind(*k) == b.pieces_of_kind(*k))
         && a.color_pieces(Color::White) == b.color_pieces(Color::White)
         && a.side_to_move() == b.side_to_move()
         && Color::ALL.iter().all(|c| {
             a.hand_count(*c) == b.hand_count(*c)
                 && a.gates(*c) == b.gates(*c)
-                && crate::CastleSide::BOTH.iter().all(|s| a.castling_rook(*c, *s) == b.castling_rook(*c, *s))
+                && crate::CastleSide::BOTH
+                    .iter()
+                    .all(|s| a.castling_rook(*c, *s) == b.castling_rook(*c, *s))
         })
         && a.en_passant_square() == b.en_passant_square()
 }

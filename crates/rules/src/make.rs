@@ -25,7 +25,10 @@ impl Position {
     /// [`IllegalMove`] naming the move and the position; the position is unchanged.
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
         if !self.is_legal(m) {
-            return Err(IllegalMove { uci: self.uci(m).to_string(), fen: self.fen() });
+            return Err(IllegalMove {
+                uci: self.uci(m).to_string(),
+                fen: self.fen(),
+            });
         }
         self.play_unchecked(m);
         Ok(())
@@ -55,7 +58,9 @@ impl Position {
 
         match m.kind() {
             MoveKind::Drop => {
-                let kind = m.dropped_kind().unwrap_or_else(|| unreachable!("drop without kind"));
+                let kind = m
+                    .dropped_kind()
+                    .unwrap_or_else(|| unreachable!("drop without kind"));
                 self.put(Piece::new(us, kind), m.to());
                 self.set_hand(us, self.hand[us] - 1);
                 self.halfmove = 0;
@@ -88,7 +93,9 @@ impl Position {
             self.halfmove = 0;
             self.forget_square(them, captured_at);
         }
-        let Some(piece) = self.remove(from) else { unreachable!("no piece on {from}") };
+        let Some(piece) = self.remove(from) else {
+            unreachable!("no piece on {from}")
+        };
         let placed = match m.promotion_kind() {
             Some(kind) => Piece::new(us, kind),
             None => piece,
@@ -121,7 +128,11 @@ impl Position {
     fn play_castle(&mut self, m: Move) {
         let us = self.side;
         let (king, rook) = (m.from(), m.to());
-        let side = if rook.file() > king.file() { CastleSide::KingSide } else { CastleSide::QueenSide };
+        let side = if rook.file() > king.file() {
+            CastleSide::KingSide
+        } else {
+            CastleSide::QueenSide
+        };
         let (king_to, rook_to) = self.castle_destinations(us, side);
         let king_piece = self.remove(king).unwrap_or_else(|| unreachable!("no king"));
         let rook_piece = self.remove(rook).unwrap_or_else(|| unreachable!("no rook"));
@@ -153,7 +164,9 @@ impl Position {
     }
 
     fn gate_in(&mut self, color: Color, sq: Square) {
-        let kind = self.hand_kind().unwrap_or_else(|| unreachable!("gating without a hand"));
+        let kind = self
+            .hand_kind()
+            .unwrap_or_else(|| unreachable!("gating without a hand"));
         self.put(Piece::new(color, kind), sq);
         self.set_hand(color, self.hand[color] - 1);
     }

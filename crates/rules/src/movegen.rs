@@ -99,9 +99,28 @@ impl Position {
         let enemy = self.by_color[them];
         let king = self.king[us];
         let in_check = self.is_attacked(king, occ, enemy, them);
-        let suspects = if in_check { own } else { self.pin_candidates(king, occ, us) };
-        let gating = if self.can_gate(us) { self.gates[us] } else { Bitboard::EMPTY };
-        let f = Frame { us, them, occ, own, enemy, empty: t.board & !occ, king, in_check, suspects, gating };
+        let suspects = if in_check {
+            own
+        } else {
+            self.pin_candidates(king, occ, us)
+        };
+        let gating = if self.can_gate(us) {
+            self.gates[us]
+        } else {
+            Bitboard::EMPTY
+        };
+        let f = Frame {
+            us,
+            them,
+            occ,
+            own,
+            enemy,
+            empty: t.board & !occ,
+            king,
+            in_check,
+            suspects,
+            gating,
+        };
 
         for &kind in &t.piece_kinds {
             if kind == PieceKind::King {
@@ -172,15 +191,25 @@ impl Position {
         let own = self.by_color[us];
         let enemy = self.by_color[them];
         let mut found = Bitboard::EMPTY;
-        let orth = t.orthogonal_attackers.iter().fold(Bitboard::EMPTY, |a, k| a | self.by_kind[k.index()]) & enemy;
-        let diag = t.diagonal_attackers.iter().fold(Bitboard::EMPTY, |a, k| a | self.by_kind[k.index()]) & enemy;
+        let orth = t
+            .orthogonal_attackers
+            .iter()
+            .fold(Bitboard::EMPTY, |a, k| a | self.by_kind[k.index()])
+            & enemy;
+        let diag = t
+            .diagonal_attackers
+            .iter()
+            .fold(Bitboard::EMPTY, |a, k| a | self.by_kind[k.index()])
+            & enemy;
         for (dir, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             let sliders = if dx == 0 || dy == 0 { orth } else { diag };
             if (t.rays[dir][king.index()] & sliders).is_empty() {
                 continue;
             }
             let first = t.ray_attacks(dir, king, occ) & occ;
-            let Some(blocker) = first.first() else { continue };
+            let Some(blocker) = first.first() else {
+                continue;
+            };
             if !own.contains(blocker) {
                 continue;
             }
@@ -206,7 +235,13 @@ impl Position {
     /// Whether the mover's king is safe after moving the piece on `from` to
     /// `to` (capturing what is there), also removing `extra_capture` (en passant).
     #[inline]
-    fn safe_after(&self, from: Square, to: Square, extra_capture: Option<Square>, f: &Frame) -> bool {
+    fn safe_after(
+        &self,
+        from: Square,
+        to: Square,
+        extra_capture: Option<Square>,
+        f: &Frame,
+    ) -> bool {
         let mut occ = f.occ.without(from).with(to);
         let mut enemy = f.enemy.without(to);
         if let Some(c) = extra_capture {
@@ -240,7 +275,11 @@ impl Position {
         let third = t.relative_rank(f.us, 2, height);
         let fwd = forward(f.us);
         let shift = |bb: Bitboard, by: i32| -> Bitboard {
-            if by >= 0 { bb.shl(by.unsigned_abs()) } else { bb.shr(by.unsigned_abs()) }
+            if by >= 0 {
+                bb.shl(by.unsigned_abs())
+            } else {
+                bb.shr(by.unsigned_abs())
+            }
         };
 
         // Pawns that cannot be pinned, in bulk; the rest one move at a time.
@@ -249,11 +288,19 @@ impl Position {
         let double = shift(single & third, fwd) & f.empty;
         let left = shift(free, fwd - 1) & f.enemy;
         let right = shift(free, fwd + 1) & f.enemy;
-        for (set, delta) in [(single, fwd), (double, 2 * fwd), (left, fwd - 1), (right, fwd + 1)] {
+        for (set, delta) in [
+            (single, fwd),
+            (double, 2 * fwd),
+            (left, fwd - 1),
+            (right, fwd + 1),
+        ] {
             let plain = set & !last;
             let promoting = set & last;
             if S::COUNTS {
-                sink.add(u64::from(plain.count()) + u64::from(promoting.count()) * promotions.len() as u64);
+                sink.add(
+                    u64::from(plain.count())
+                        + u64::from(promoting.count()) * promotions.len() as u64,
+                );
                 continue;
             }
             for to in plain {
@@ -272,10 +319,10 @@ impl Position {
             let mut targets = t.pawn_attacks[f.us.index()][from.index()] & f.enemy;
             if let Some(one) = one {
                 targets = targets.with(one);
-                if let Some(two) = offset_checked(one, fwd) {
-                    if third.contains(one) && f.empty.contains(two) {
-                        targets = targets.with(two);
-                    }
+                if let Some(two) = offset_checked(one, fwd)
+                    .filter(|two| third.contains(one) && f.empty.contains(*two))
+                {
+                    targets = targets.with(two);
                 }
             }
             for to in targets {
@@ -303,7 +350,9 @@ impl Position {
     }
 
     fn drops<S: Sink>(&self, sink: &mut S, f: &Frame) {
-        let HandRule::Drops { kind, .. } = self.variant.def.hand else { return };
+        let HandRule::Drops { kind, .. } = self.variant.def.hand else {
+            return;
+        };
         if self.hand[f.us] == 0 {
             return;
         }
@@ -328,7 +377,9 @@ impl Position {
 
     fn castling_moves<S: Sink>(&self, sink: &mut S, f: &Frame) {
         for side in CastleSide::BOTH {
-            let Some(rook) = self.castling[f.us][side as usize] else { continue };
+            let Some(rook) = self.castling[f.us][side as usize] else {
+                continue;
+            };
             let (king_to, rook_to) = self.castle_destinations(f.us, side);
             let t = self.tables();
             let king = f.king;
@@ -339,10 +390,17 @@ impl Position {
                 continue;
             }
             let passes = t.span_on_rank(king, king_to).without(king).without(king_to);
-            if Iterator::any(&mut passes.clone(), |s| self.is_attacked(s, f.occ, f.enemy, f.them)) {
+            if Iterator::any(&mut passes.clone(), |s| {
+                self.is_attacked(s, f.occ, f.enemy, f.them)
+            }) {
                 continue;
             }
-            let after = f.occ.without(king).without(rook).with(king_to).with(rook_to);
+            let after = f
+                .occ
+                .without(king)
+                .without(rook)
+                .with(king_to)
+                .with(rook_to);
             if self.is_attacked(king_to, after, f.enemy, f.them) {
                 continue;
             }

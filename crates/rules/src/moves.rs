@@ -53,13 +53,7 @@ impl Move {
             Gate::AtFrom => 1,
             Gate::AtRook => 2,
         };
-        Move(
-            from.to_u8() as u32
-                | (to.to_u8() as u32) << 7
-                | kind << 14
-                | piece << 16
-                | gate << 20,
-        )
+        Move(from.to_u8() as u32 | (to.to_u8() as u32) << 7 | kind << 14 | piece << 16 | gate << 20)
     }
 
     /// A piece moves from `from` to `to` (capturing whatever is there).
@@ -188,7 +182,10 @@ pub struct MoveList {
 impl MoveList {
     /// An empty list.
     pub fn new() -> MoveList {
-        MoveList { moves: [Move(0); MAX_MOVES], len: 0 }
+        MoveList {
+            moves: [Move(0); MAX_MOVES],
+            len: 0,
+        }
     }
 
     /// Appends a move.

@@ -72,10 +72,16 @@ impl PerftSuite {
     /// # Errors
     /// [`SuiteError`] with the line number and the problem.
     pub fn parse(text: &str) -> Result<PerftSuite, SuiteError> {
-        let mut suite = PerftSuite { variant: None, cases: Vec::new() };
+        let mut suite = PerftSuite {
+            variant: None,
+            cases: Vec::new(),
+        };
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
-            let err = |message: String| SuiteError { line: i + 1, message };
+            let err = |message: String| SuiteError {
+                line: i + 1,
+                message,
+            };
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
@@ -83,9 +89,14 @@ impl PerftSuite {
             let rest = rest.trim();
             match key {
                 "variant" => {
-                    suite.variant = Some(VariantKind::from_name(rest).map_err(|e| err(e.to_string()))?);
+                    suite.variant =
+                        Some(VariantKind::from_name(rest).map_err(|e| err(e.to_string()))?);
                 }
-                "id" => suite.cases.push(PerftCase { id: rest.to_owned(), fen: String::new(), expected: Vec::new() }),
+                "id" => suite.cases.push(PerftCase {
+                    id: rest.to_owned(),
+                    fen: String::new(),
+                    expected: Vec::new(),
+                }),
                 "fen" => match suite.cases.last_mut() {
                     Some(case) if case.fen.is_empty() => case.fen = rest.to_owned(),
                     _ => return Err(err("'fen' line without a preceding 'id' line".into())),
@@ -101,10 +112,16 @@ impl PerftSuite {
                     let nodes = parts.next().and_then(|n| n.parse().ok());
                     match (depth, nodes, parts.next()) {
                         (Some(d), Some(n), None) => case.expected.push((d, n)),
-                        _ => return Err(err(format!("expected 'perft DEPTH NODES', got '{line}'"))),
+                        _ => {
+                            return Err(err(format!("expected 'perft DEPTH NODES', got '{line}'")));
+                        }
                     }
                 }
-                other => return Err(err(format!("unknown key '{other}' (expected id, fen, perft, variant)"))),
+                other => {
+                    return Err(err(format!(
+                        "unknown key '{other}' (expected id, fen, perft, variant)"
+                    )));
+                }
             }
         }
         Ok(suite)

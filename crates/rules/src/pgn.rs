@@ -77,8 +77,16 @@ pub fn parse_movetext(start: &Position, text: &str) -> Result<Vec<Move>, Movetex
     let mut pos = *start;
     let mut moves = Vec::new();
     for token in cleaned.split_whitespace() {
-        let token = token.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
-        if token.is_empty() || token.starts_with('$') || matches!(token, "*" | "1-0" | "0-1" | "1/2-1/2" | "-0" | "-1" | "/2-1/2") {
+        let token = token
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches('.');
+        if token.is_empty()
+            || token.starts_with('$')
+            || matches!(
+                token,
+                "*" | "1-0" | "0-1" | "1/2-1/2" | "-0" | "-1" | "/2-1/2"
+            )
+        {
             continue;
         }
         let m = pos.parse_san(token).map_err(|source| MovetextError {

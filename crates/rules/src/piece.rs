@@ -56,7 +56,11 @@ impl PieceKind {
     /// The kind with this dense index.
     #[inline]
     pub const fn from_index(index: usize) -> Option<PieceKind> {
-        if index < KIND_COUNT { Some(PieceKind::ALL[index]) } else { None }
+        if index < KIND_COUNT {
+            Some(PieceKind::ALL[index])
+        } else {
+            None
+        }
     }
 
     /// Upper-case FEN letter.
@@ -145,7 +149,11 @@ impl Piece {
     /// The piece named by a FEN letter.
     pub fn from_fen_char(c: char) -> Option<Piece> {
         let kind = PieceKind::from_letter(c)?;
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece { color, kind })
     }
 
@@ -162,7 +170,11 @@ impl Piece {
             return None;
         }
         let i = (code - 1) as usize;
-        let color = if i >= KIND_COUNT { Color::Black } else { Color::White };
+        let color = if i >= KIND_COUNT {
+            Color::Black
+        } else {
+            Color::White
+        };
         match PieceKind::from_index(i % KIND_COUNT) {
             Some(kind) => Some(Piece { color, kind }),
             None => None,

@@ -86,7 +86,10 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
-            king: ByColor { white: a1, black: a1 },
+            king: ByColor {
+                white: a1,
+                black: a1,
+            },
         }
     }
 
@@ -290,7 +293,13 @@ impl Position {
     /// Pieces in `attackers` (a subset of one colour's pieces) that attack
     /// `sq` with a capturing move, given occupancy `occ`. Move-only steps
     /// never attack.
-    pub fn attackers_to(&self, sq: Square, occ: Bitboard, attackers: Bitboard, by: Color) -> Bitboard {
+    pub fn attackers_to(
+        &self,
+        sq: Square,
+        occ: Bitboard,
+        attackers: Bitboard,
+        by: Color,
+    ) -> Bitboard {
         let t = self.tables();
         let mut found = t.pawn_attacks[(!by).index()][sq.index()]
             & self.by_kind[PieceKind::Pawn.index()]
@@ -304,7 +313,8 @@ impl Position {
             found |= t.diagonal_attacks(sq, occ) & diag;
         }
         for &kind in &t.leap_attackers {
-            found |= t.kind(kind).leap_attackers[sq.index()] & self.by_kind[kind.index()] & attackers;
+            found |=
+                t.kind(kind).leap_attackers[sq.index()] & self.by_kind[kind.index()] & attackers;
         }
         for &kind in &t.lame_attackers {
             let pieces = self.by_kind[kind.index()] & attackers;
@@ -322,15 +332,25 @@ impl Position {
 
     /// Whether any piece in `attackers` (all of colour `by`) attacks `sq`.
     #[inline]
-    pub(crate) fn is_attacked(&self, sq: Square, occ: Bitboard, attackers: Bitboard, by: Color) -> bool {
+    pub(crate) fn is_attacked(
+        &self,
+        sq: Square,
+        occ: Bitboard,
+        attackers: Bitboard,
+        by: Color,
+    ) -> bool {
         let t = self.tables();
-        if (t.pawn_attacks[(!by).index()][sq.index()] & self.by_kind[PieceKind::Pawn.index()] & attackers)
+        if (t.pawn_attacks[(!by).index()][sq.index()]
+            & self.by_kind[PieceKind::Pawn.index()]
+            & attackers)
             .any()
         {
             return true;
         }
         for &kind in &t.leap_attackers {
-            if (t.kind(kind).leap_attackers[sq.index()] & self.by_kind[kind.index()] & attackers).any() {
+            if (t.kind(kind).leap_attackers[sq.index()] & self.by_kind[kind.index()] & attackers)
+                .any()
+            {
                 return true;
             }
         }
@@ -358,19 +378,31 @@ impl Position {
 
     #[inline]
     fn kinds_union(&self, kinds: &[PieceKind]) -> Bitboard {
-        kinds.iter().fold(Bitboard::EMPTY, |acc, k| acc | self.by_kind[k.index()])
+        kinds
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, k| acc | self.by_kind[k.index()])
     }
 
     /// Enemy pieces giving check to the side to move.
     pub fn checkers(&self) -> Bitboard {
         let them = !self.side;
-        self.attackers_to(self.king[self.side], self.occupied(), self.by_color[them], them)
+        self.attackers_to(
+            self.king[self.side],
+            self.occupied(),
+            self.by_color[them],
+            them,
+        )
     }
 
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         let them = !self.side;
-        self.is_attacked(self.king[self.side], self.occupied(), self.by_color[them], them)
+        self.is_attacked(
+            self.king[self.side],
+            self.occupied(),
+            self.by_color[them],
+            them,
+        )
     }
 
     /// Whether the side *not* to move is in check (an impossible position).

@@ -39,7 +39,11 @@ impl Position {
         let mut next = *self;
         next.play_unchecked(m);
         if next.in_check() {
-            out.push(if next.count_legal_moves() == 0 { '#' } else { '+' });
+            out.push(if next.count_legal_moves() == 0 {
+                '#'
+            } else {
+                '+'
+            });
         }
         out
     }
@@ -135,8 +139,14 @@ impl Position {
         let mut found = moves.iter().copied().filter(|m| pattern.matches(self, *m));
         match (found.next(), found.next()) {
             (Some(m), None) => Ok(m),
-            (None, _) => Err(SanError::Illegal { san: text.to_owned(), fen: self.fen() }),
-            (Some(_), Some(_)) => Err(SanError::Ambiguous { san: text.to_owned(), fen: self.fen() }),
+            (None, _) => Err(SanError::Illegal {
+                san: text.to_owned(),
+                fen: self.fen(),
+            }),
+            (Some(_), Some(_)) => Err(SanError::Ambiguous {
+                san: text.to_owned(),
+                fen: self.fen(),
+            }),
         }
     }
 }
@@ -144,8 +154,15 @@ impl Position {
 /// The parts of a SAN move, to match against legal moves.
 #[derive(Debug, PartialEq, Eq)]
 enum SanPattern {
-    Castle { king_file: Option<char>, side: Option<CastleSide>, gate: Option<Square> },
-    Drop { kind: PieceKind, to: Square },
+    Castle {
+        king_file: Option<char>,
+        side: Option<CastleSide>,
+        gate: Option<Square>,
+    },
+    Drop {
+        kind: PieceKind,
+        to: Square,
+    },
     Piece {
         kind: PieceKind,
         from_file: Option<u8>,
@@ -183,7 +200,10 @@ impl SanPattern {
             let inner = &s[1..s.len() - 1];
             let split = inner.find(|c: char| c.is_ascii_lowercase())?;
             let kind = kind_from_san(&inner[..split]).filter(|k| *k != PieceKind::Pawn)?;
-            return Some(SanPattern::Drop { kind, to: Square::parse(&inner[split..])? });
+            return Some(SanPattern::Drop {
+                kind,
+                to: Square::parse(&inner[split..])?,
+            });
         }
         // Gating suffix: (Mg1)
         let mut gate = None;
@@ -198,8 +218,16 @@ impl SanPattern {
         let castle = s.replace('0', "O");
         if castle.starts_with("O-O") {
             return match castle.as_str() {
-                "O-O" => Some(SanPattern::Castle { king_file: None, side: Some(CastleSide::KingSide), gate }),
-                "O-O-O" => Some(SanPattern::Castle { king_file: None, side: Some(CastleSide::QueenSide), gate }),
+                "O-O" => Some(SanPattern::Castle {
+                    king_file: None,
+                    side: Some(CastleSide::KingSide),
+                    gate,
+                }),
+                "O-O-O" => Some(SanPattern::Castle {
+                    king_file: None,
+                    side: Some(CastleSide::QueenSide),
+                    gate,
+                }),
                 other => {
                     let f = other.strip_prefix("O-O-O")?;
                     let mut chars = f.chars();
@@ -207,12 +235,19 @@ impl SanPattern {
                     if chars.next().is_some() {
                         return None;
                     }
-                    Some(SanPattern::Castle { king_file: Some(c), side: None, gate })
+                    Some(SanPattern::Castle {
+                        king_file: Some(c),
+                        side: None,
+                        gate,
+                    })
                 }
             };
         }
         let (body, promotion) = match s.split_once('=') {
-            Some((body, p)) => (body, Some(kind_from_san(p).filter(|k| *k != PieceKind::Pawn)?)),
+            Some((body, p)) => (
+                body,
+                Some(kind_from_san(p).filter(|k| *k != PieceKind::Pawn)?),
+            ),
             None => (s, None),
         };
         // Destination: the last letter+digits at the end.
@@ -226,7 +261,9 @@ impl SanPattern {
         if let Some(h) = head.strip_suffix('x') {
             head = h;
         }
-        let letters_end = head.find(|c: char| !c.is_ascii_uppercase()).unwrap_or(head.len());
+        let letters_end = head
+            .find(|c: char| !c.is_ascii_uppercase())
+            .unwrap_or(head.len());
         let kind = kind_from_san(&head[..letters_end])?;
         let hint = &head[letters_end..];
         let mut from_file = None;
@@ -242,7 +279,14 @@ impl SanPattern {
             let n: u8 = hint_digits.parse().ok()?;
             from_rank = Some(n.checked_sub(1)?);
         }
-        Some(SanPattern::Piece { kind, from_file, from_rank, to, promotion, gate })
+        Some(SanPattern::Piece {
+            kind,
+            from_file,
+            from_rank,
+            to,
+            promotion,
+            gate,
+        })
     }
 
     fn matches(&self, pos: &Position, m: Move) -> bool {
@@ -253,16 +297,31 @@ impl SanPattern {
         };
         match *self {
             SanPattern::Drop { kind, to } => m.dropped_kind() == Some(kind) && m.to() == to,
-            SanPattern::Castle { king_file, side, gate } => {
+            SanPattern::Castle {
+                king_file,
+                side,
+                gate,
+            } => {
                 if m.kind() != MoveKind::Castle || gate_square != gate {
                     return false;
                 }
-                let m_side =
-                    if m.to().file() > m.from().file() { CastleSide::KingSide } else { CastleSide::QueenSide };
+                let m_side = if m.to().file() > m.from().file() {
+                    CastleSide::KingSide
+                } else {
+                    CastleSide::QueenSide
+                };
                 let (king_to, _) = pos.castle_destinations(pos.side_to_move(), m_side);
-                side.is_none_or(|s| s == m_side) && king_file.is_none_or(|f| f == king_to.file().char())
+                side.is_none_or(|s| s == m_side)
+                    && king_file.is_none_or(|f| f == king_to.file().char())
             }
-            SanPattern::Piece { kind, from_file, from_rank, to, promotion, gate } => {
+            SanPattern::Piece {
+                kind,
+                from_file,
+                from_rank,
+                to,
+                promotion,
+                gate,
+            } => {
                 matches!(m.kind(), MoveKind::Normal | MoveKind::EnPassant)
                     && m.to() == to
                     && pos.piece_at(m.from()).is_some_and(|p| p.kind == kind)

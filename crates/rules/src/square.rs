@@ -75,7 +75,10 @@ pub struct ByColor<T> {
 impl<T> ByColor<T> {
     /// Builds both values from a function of the colour.
     pub fn from_fn(mut f: impl FnMut(Color) -> T) -> Self {
-        ByColor { white: f(Color::White), black: f(Color::Black) }
+        ByColor {
+            white: f(Color::White),
+            black: f(Color::Black),
+        }
     }
 }
 
@@ -107,14 +110,22 @@ pub struct File(u8);
 impl File {
     /// The file with this 0-based index, if it fits the frame.
     pub const fn new(index: u8) -> Option<File> {
-        if index < MAX_SIDE { Some(File(index)) } else { None }
+        if index < MAX_SIDE {
+            Some(File(index))
+        } else {
+            None
+        }
     }
 
     /// The file named by a lower-case letter (`'a'` = 0).
     pub fn from_char(c: char) -> Option<File> {
         let c = c as u32;
         let a = 'a' as u32;
-        if c >= a { u8::try_from(c - a).ok().and_then(File::new) } else { None }
+        if c >= a {
+            u8::try_from(c - a).ok().and_then(File::new)
+        } else {
+            None
+        }
     }
 
     /// 0-based index.
@@ -141,7 +152,11 @@ pub struct Rank(u8);
 impl Rank {
     /// The rank with this 0-based index, if it fits the frame.
     pub const fn new(index: u8) -> Option<Rank> {
-        if index < MAX_SIDE { Some(Rank(index)) } else { None }
+        if index < MAX_SIDE {
+            Some(Rank(index))
+        } else {
+            None
+        }
     }
 
     /// 0-based index.

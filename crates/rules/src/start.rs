@@ -76,14 +76,21 @@ fn amrc_arrays() -> &'static [[u8; 9]] {
 }
 
 fn king_between_rooks(rank: &[u8]) -> bool {
-    let rooks: Vec<usize> = rank.iter().enumerate().filter(|(_, c)| **c == b'R').map(|(i, _)| i).collect();
+    let rooks: Vec<usize> = rank
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c == b'R')
+        .map(|(i, _)| i)
+        .collect();
     let king = rank.iter().position(|c| *c == b'K');
     matches!((rooks.as_slice(), king), ([a, b], Some(k)) if *a < k && k < *b)
 }
 
 /// Advances to the next lexicographic permutation; false after the last.
 fn next_permutation(v: &mut [u8]) -> bool {
-    let Some(i) = (1..v.len()).rev().find(|&i| v[i - 1] < v[i]) else { return false };
+    let Some(i) = (1..v.len()).rev().find(|&i| v[i - 1] < v[i]) else {
+        return false;
+    };
     let j = (i..v.len()).rev().find(|&j| v[j] > v[i - 1]).unwrap_or(i);
     v.swap(i - 1, j);
     v[i..].reverse();
@@ -92,13 +99,18 @@ fn next_permutation(v: &mut [u8]) -> bool {
 
 /// White's first rank of AMRC start `number`.
 pub fn amrc_rank1(number: u32) -> Option<String> {
-    amrc_arrays().get(number as usize).map(|a| String::from_utf8_lossy(a).into_owned())
+    amrc_arrays()
+        .get(number as usize)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
 }
 
 /// The AMRC number of White's first rank `text` (upper case letters a→i).
 pub fn amrc_number(text: &str) -> Option<u32> {
     let bytes: [u8; 9] = text.as_bytes().try_into().ok()?;
-    amrc_arrays().binary_search(&bytes).ok().and_then(|i| u32::try_from(i).ok())
+    amrc_arrays()
+        .binary_search(&bytes)
+        .ok()
+        .and_then(|i| u32::try_from(i).ok())
 }
 
 /// White's first rank of Chess960 start `number` (Scharnagl numbering).
@@ -113,14 +125,30 @@ pub fn chess960_rank1(number: u32) -> Option<String> {
     rank[2 * (n % 4)] = b'B';
     n /= 4;
     let place_nth_empty = |rank: &mut [u8; 8], nth: usize, piece: u8| {
-        if let Some(i) = rank.iter().enumerate().filter(|(_, c)| **c == 0).nth(nth).map(|(i, _)| i) {
+        if let Some(i) = rank
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c == 0)
+            .nth(nth)
+            .map(|(i, _)| i)
+        {
             rank[i] = piece;
         }
     };
     place_nth_empty(&mut rank, n % 6, b'Q');
     n /= 6;
-    const KNIGHTS: [(usize, usize); 10] =
-        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
     let (a, b) = KNIGHTS[n];
     // Place the second knight first so the first one's index still counts empties correctly.
     place_nth_empty(&mut rank, b, b'N');
@@ -188,7 +216,11 @@ impl Position {
 
 fn start_error(variant: VariantKind, spec: &StartSpec, count: u32) -> StartError {
     match spec {
-        StartSpec::Number(number) => StartError::OutOfRange { variant, number: *number, count },
+        StartSpec::Number(number) => StartError::OutOfRange {
+            variant,
+            number: *number,
+            count,
+        },
         StartSpec::Rank1(text) => StartError::BadRank1 {
             variant,
             text: text.clone(),

@@ -9,9 +9,16 @@ use crate::variant::{Geometry, Lines, Mode, VariantDef};
 
 /// The eight ray directions as `(dx, dy)`; the first four run towards higher
 /// square indices (lowest blocker = nearest), the last four towards lower.
-pub(crate) const DIRECTIONS: [(i32, i32); 8] =
-    [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)];
-
+pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+    (-1, 0),
+    (0, -1),
+    (-1, -1),
+    (1, -1),
+];
 
 /// A lame leap from one square: its target and the squares that must be empty.
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +69,10 @@ pub(crate) struct SlideLines {
 
 impl SlideLines {
     fn add(slot: &mut Option<SlideLines>, lines: Lines) {
-        let s = slot.get_or_insert(SlideLines { orthogonal: false, diagonal: false });
+        let s = slot.get_or_insert(SlideLines {
+            orthogonal: false,
+            diagonal: false,
+        });
         match lines {
             Lines::Orthogonal => s.orthogonal = true,
             Lines::Diagonal => s.diagonal = true,
@@ -202,10 +212,22 @@ impl Tables {
             .collect();
         let board: Bitboard = all_squares.iter().copied().collect();
         let ranks = (0..i32::from(h))
-            .map(|r| all_squares.iter().copied().filter(|s| i32::from(s.rank().index()) == r).collect())
+            .map(|r| {
+                all_squares
+                    .iter()
+                    .copied()
+                    .filter(|s| i32::from(s.rank().index()) == r)
+                    .collect()
+            })
             .collect();
         let files = (0..i32::from(w))
-            .map(|f| all_squares.iter().copied().filter(|s| i32::from(s.file().index()) == f).collect())
+            .map(|f| {
+                all_squares
+                    .iter()
+                    .copied()
+                    .filter(|s| i32::from(s.file().index()) == f)
+                    .collect()
+            })
             .collect();
 
         let rays: [Vec<Bitboard>; 8] = std::array::from_fn(|d| {
@@ -218,7 +240,8 @@ impl Tables {
                     if !board.contains(sq) {
                         return Bitboard::EMPTY;
                     }
-                    let (mut f, mut r) = (i32::from(sq.file().index()), i32::from(sq.rank().index()));
+                    let (mut f, mut r) =
+                        (i32::from(sq.file().index()), i32::from(sq.rank().index()));
                     let mut bb = Bitboard::EMPTY;
                     loop {
                         f += dx;
@@ -239,12 +262,25 @@ impl Tables {
             kinds[pdef.kind.index()] = kind_tables(pdef, &all_squares, w, h);
         }
         let with = |pred: &dyn Fn(&KindTables) -> bool| -> Vec<PieceKind> {
-            piece_kinds.iter().copied().filter(|k| pred(&kinds[k.index()])).collect()
+            piece_kinds
+                .iter()
+                .copied()
+                .filter(|k| pred(&kinds[k.index()]))
+                .collect()
         };
         let attacking_lines = |t: &KindTables| {
-            let both = t.slide_both.unwrap_or(SlideLines { orthogonal: false, diagonal: false });
-            let cap = t.slide_capture.unwrap_or(SlideLines { orthogonal: false, diagonal: false });
-            (both.orthogonal || cap.orthogonal, both.diagonal || cap.diagonal)
+            let both = t.slide_both.unwrap_or(SlideLines {
+                orthogonal: false,
+                diagonal: false,
+            });
+            let cap = t.slide_capture.unwrap_or(SlideLines {
+                orthogonal: false,
+                diagonal: false,
+            });
+            (
+                both.orthogonal || cap.orthogonal,
+                both.diagonal || cap.diagonal,
+            )
         };
         let orthogonal_attackers = with(&|t| attacking_lines(t).0);
         let diagonal_attackers = with(&|t| attacking_lines(t).1);
@@ -262,7 +298,10 @@ impl Tables {
                         return Bitboard::EMPTY;
                     }
                     let (f, r) = (i32::from(sq.file().index()), i32::from(sq.rank().index()));
-                    [-1, 1].iter().filter_map(|dx| square_at(f + dx, r + dy, w, h)).collect()
+                    [-1, 1]
+                        .iter()
+                        .filter_map(|dx| square_at(f + dx, r + dy, w, h))
+                        .collect()
                 })
                 .collect()
         });
@@ -292,7 +331,11 @@ impl Tables {
         if blockers.is_empty() {
             return ray;
         }
-        let nearest = if dir < 4 { blockers.first() } else { blockers.last() };
+        let nearest = if dir < 4 {
+            blockers.first()
+        } else {
+            blockers.last()
+        };
         match nearest {
             Some(b) => ray ^ self.rays[dir][b.index()],
             None => ray,
@@ -385,7 +428,9 @@ fn kind_tables(pdef: &crate::variant::PieceDef, squares: &[Square], w: u8, h: u8
                 for &sq in squares {
                     let (f, r) = (i32::from(sq.file().index()), i32::from(sq.rank().index()));
                     for (x, y) in images(i32::from(dx), i32::from(dy)) {
-                        let Some(to) = square_at(f + x, r + y, w, h) else { continue };
+                        let Some(to) = square_at(f + x, r + y, w, h) else {
+                            continue;
+                        };
                         let slot = match comp.mode {
                             Mode::MoveAndCapture => &mut t.leap_both,
                             Mode::MoveOnly => &mut t.leap_move,
@@ -402,7 +447,8 @@ fn kind_tables(pdef: &crate::variant::PieceDef, squares: &[Square], w: u8, h: u8
             Geometry::Lame(steps) => {
                 for &sq in squares {
                     for path in path_images(steps) {
-                        let (mut f, mut r) = (i32::from(sq.file().index()), i32::from(sq.rank().index()));
+                        let (mut f, mut r) =
+                            (i32::from(sq.file().index()), i32::from(sq.rank().index()));
                         let mut visited = Vec::with_capacity(path.len());
                         let mut on_board = true;
                         for (x, y) in path {
@@ -416,15 +462,23 @@ fn kind_tables(pdef: &crate::variant::PieceDef, squares: &[Square], w: u8, h: u8
                                 }
                             }
                         }
-                        let Some((&target, before)) = visited.split_last() else { continue };
+                        let Some((&target, before)) = visited.split_last() else {
+                            continue;
+                        };
                         if !on_board {
                             continue;
                         }
                         let path_bb: Bitboard = before.iter().copied().collect();
-                        t.lame[sq.index()].push(LameLeap { target, path: path_bb, mode: comp.mode });
+                        t.lame[sq.index()].push(LameLeap {
+                            target,
+                            path: path_bb,
+                            mode: comp.mode,
+                        });
                         if comp.mode != Mode::MoveOnly {
-                            t.lame_attackers[target.index()]
-                                .push(LameSource { source: sq, path: path_bb });
+                            t.lame_attackers[target.index()].push(LameSource {
+                                source: sq,
+                                path: path_bb,
+                            });
                         }
                     }
                 }

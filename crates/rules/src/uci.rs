@@ -59,12 +59,20 @@ impl UciMove {
             }
             .ok_or_else(err)?;
             let to = Square::parse(square).ok_or_else(err)?;
-            return Ok(UciMove { origin: Origin::Drop(kind), to, suffix: None });
+            return Ok(UciMove {
+                origin: Origin::Drop(kind),
+                to,
+                suffix: None,
+            });
         }
         // from and to, each a letter and one or two digits, then maybe a suffix letter.
         let bytes = text.as_bytes();
         let split_square = |start: usize| -> Option<(Square, usize)> {
-            let digits = bytes[start..].iter().skip(1).take_while(|b| b.is_ascii_digit()).count();
+            let digits = bytes[start..]
+                .iter()
+                .skip(1)
+                .take_while(|b| b.is_ascii_digit())
+                .count();
             if digits == 0 {
                 return None;
             }
@@ -73,12 +81,18 @@ impl UciMove {
             Square::parse(&text[start..end]).map(|s| (s, end))
         };
         let (from, mid) = split_square(0).ok_or_else(err)?;
-        let (to, end) = (mid < text.len()).then(|| split_square(mid)).flatten().ok_or_else(err)?;
+        let (to, end) = (mid < text.len())
+            .then(|| split_square(mid))
+            .flatten()
+            .ok_or_else(err)?;
         let suffix = match &text[end..] {
             "" => None,
             rest if rest.len() == 1 => {
                 let c = rest.chars().next().ok_or_else(err)?;
-                if !c.is_ascii_lowercase() || PieceKind::from_letter(c).is_none() || c == 'p' || c == 'k'
+                if !c.is_ascii_lowercase()
+                    || PieceKind::from_letter(c).is_none()
+                    || c == 'p'
+                    || c == 'k'
                 {
                     return Err(err());
                 }
@@ -89,7 +103,11 @@ impl UciMove {
         if from == to {
             return Err(err());
         }
-        Ok(UciMove { origin: Origin::Square(from), to, suffix })
+        Ok(UciMove {
+            origin: Origin::Square(from),
+            to,
+            suffix,
+        })
     }
 
     /// The legal move of `pos` this text names.
@@ -102,18 +120,19 @@ impl UciMove {
             return Ok(m);
         }
         // Orthodox-style variants also accept castling written king-takes-rook.
-        if pos.variant().def.castling.style == CastlingStyle::Orthodox && self.suffix.is_none() {
-            if let Origin::Square(from) = self.origin {
-                if let Some(m) = moves
-                    .iter()
-                    .copied()
-                    .find(|m| m.kind() == MoveKind::Castle && m.from() == from && m.to() == self.to)
-                {
-                    return Ok(m);
-                }
-            }
+        if let (CastlingStyle::Orthodox, None, Origin::Square(from)) =
+            (pos.variant().def.castling.style, self.suffix, self.origin)
+            && let Some(m) = moves
+                .iter()
+                .copied()
+                .find(|m| m.kind() == MoveKind::Castle && m.from() == from && m.to() == self.to)
+        {
+            return Ok(m);
         }
-        Err(UciError::Illegal { uci: self.to_string(), fen: pos.fen() })
+        Err(UciError::Illegal {
+            uci: self.to_string(),
+            fen: pos.fen(),
+        })
     }
 }
 
@@ -152,14 +171,29 @@ impl Position {
                 let (king, rook) = (m.from(), m.to());
                 match self.variant.def.castling.style {
                     CastlingStyle::Orthodox => {
-                        let side =
-                            if rook.file() > king.file() { CastleSide::KingSide } else { CastleSide::QueenSide };
+                        let side = if rook.file() > king.file() {
+                            CastleSide::KingSide
+                        } else {
+                            CastleSide::QueenSide
+                        };
                         let (king_to, _) = self.castle_destinations(self.side, side);
-                        UciMove { origin: square(king), to: king_to, suffix: gate_suffix }
+                        UciMove {
+                            origin: square(king),
+                            to: king_to,
+                            suffix: gate_suffix,
+                        }
                     }
                     CastlingStyle::Chess960 | CastlingStyle::ModernRandom => match m.gate() {
-                        Gate::AtRook => UciMove { origin: square(rook), to: king, suffix: gate_suffix },
-                        _ => UciMove { origin: square(king), to: rook, suffix: gate_suffix },
+                        Gate::AtRook => UciMove {
+                            origin: square(rook),
+                            to: king,
+                            suffix: gate_suffix,
+                        },
+                        _ => UciMove {
+                            origin: square(king),
+                            to: rook,
+                            suffix: gate_suffix,
+                        },
                     },
                 }
             }
@@ -200,9 +234,14 @@ mod tests {
 
     #[test]
     fn rejects_malformed_text() {
-        for text in ["", "e2", "e2e", "e2e4qq", "e2e4K", "e2e4p", "z1a1", "@b1", "F@", "K@e1", "e2e2", "é2e4", "FF@b1"]
-        {
-            assert!(matches!(UciMove::parse(text), Err(UciError::Syntax(_))), "{text}");
+        for text in [
+            "", "e2", "e2e", "e2e4qq", "e2e4K", "e2e4p", "z1a1", "@b1", "F@", "K@e1", "e2e2",
+            "é2e4", "FF@b1",
+        ] {
+            assert!(
+                matches!(UciMove::parse(text), Err(UciError::Syntax(_))),
+                "{text}"
+            );
         }
     }
 }

@@ -73,8 +73,12 @@ impl VariantKind {
 
     /// The variant's definition.
     pub fn variant(self) -> &'static Variant {
-        static CELLS: [OnceLock<Variant>; 4] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static CELLS: [OnceLock<Variant>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
         CELLS[self as usize].get_or_init(|| Variant::build(definition(self)))
     }
 }
@@ -94,7 +98,9 @@ impl std::str::FromStr for VariantKind {
 
 /// A variant name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant '{0}'; known variants: ajax-falcon (afc, ajaxfalcon), ajax-modern-random (amrc, ajaxrandom), chess, chess960 (fischerandom)")]
+#[error(
+    "unknown variant '{0}'; known variants: ajax-falcon (afc, ajaxfalcon), ajax-modern-random (amrc, ajaxrandom), chess, chess960 (fischerandom)"
+)]
 pub struct UnknownVariant(pub String);
 
 /// Which squares a component may end on.
@@ -256,7 +262,10 @@ pub struct Variant {
 
 impl Variant {
     fn build(def: VariantDef) -> Variant {
-        assert!(def.width <= 10 && def.height <= MAX_SIDE, "board too large for the frame");
+        assert!(
+            def.width <= 10 && def.height <= MAX_SIDE,
+            "board too large for the frame"
+        );
         let tables = Tables::build(&def);
         Variant { def, tables }
     }
@@ -308,8 +317,12 @@ const AJAX_PROMOTIONS_AMRC: &[PieceKind] = &[
     PieceKind::Bishop,
     PieceKind::Knight,
 ];
-const CHESS_PROMOTIONS: &[PieceKind] =
-    &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
+const CHESS_PROMOTIONS: &[PieceKind] = &[
+    PieceKind::Queen,
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+];
 
 /// Korean horse: one orthogonal step, then one diagonal step outward.
 const FALCON_HORSE: &[(i8, i8)] = &[(0, 1), (1, 1)];
@@ -335,10 +348,16 @@ fn piece(kind: PieceKind, components: Vec<Component>) -> PieceDef {
 /// King, Queen: the same in every variant.
 fn royal_and_queen() -> Vec<PieceDef> {
     vec![
-        piece(PieceKind::King, vec![both(Geometry::Leap(1, 0)), both(Geometry::Leap(1, 1))]),
+        piece(
+            PieceKind::King,
+            vec![both(Geometry::Leap(1, 0)), both(Geometry::Leap(1, 1))],
+        ),
         piece(
             PieceKind::Queen,
-            vec![both(Geometry::Slide(Lines::Orthogonal)), both(Geometry::Slide(Lines::Diagonal))],
+            vec![
+                both(Geometry::Slide(Lines::Orthogonal)),
+                both(Geometry::Slide(Lines::Diagonal)),
+            ],
         ),
     ]
 }
@@ -349,11 +368,17 @@ fn ajax_pieces() -> Vec<PieceDef> {
     pieces.extend([
         piece(
             PieceKind::Rook,
-            vec![both(Geometry::Slide(Lines::Orthogonal)), move_only(Geometry::Leap(1, 1))],
+            vec![
+                both(Geometry::Slide(Lines::Orthogonal)),
+                move_only(Geometry::Leap(1, 1)),
+            ],
         ),
         piece(
             PieceKind::Bishop,
-            vec![both(Geometry::Slide(Lines::Diagonal)), move_only(Geometry::Leap(1, 0))],
+            vec![
+                both(Geometry::Slide(Lines::Diagonal)),
+                move_only(Geometry::Leap(1, 0)),
+            ],
         ),
         piece(
             PieceKind::Knight,
@@ -379,8 +404,14 @@ fn ajax_pieces() -> Vec<PieceDef> {
 fn orthodox_pieces() -> Vec<PieceDef> {
     let mut pieces = royal_and_queen();
     pieces.extend([
-        piece(PieceKind::Rook, vec![both(Geometry::Slide(Lines::Orthogonal))]),
-        piece(PieceKind::Bishop, vec![both(Geometry::Slide(Lines::Diagonal))]),
+        piece(
+            PieceKind::Rook,
+            vec![both(Geometry::Slide(Lines::Orthogonal))],
+        ),
+        piece(
+            PieceKind::Bishop,
+            vec![both(Geometry::Slide(Lines::Diagonal))],
+        ),
         piece(PieceKind::Knight, vec![both(Geometry::Leap(2, 1))]),
     ]);
     pieces
@@ -409,8 +440,13 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 width: 10,
                 height: 8,
                 pieces,
-                pawn: PawnRule { promotions: AJAX_PROMOTIONS_AFC },
-                hand: HandRule::Drops { kind: PieceKind::Falcon, count: 2 },
+                pawn: PawnRule {
+                    promotions: AJAX_PROMOTIONS_AFC,
+                },
+                hand: HandRule::Drops {
+                    kind: PieceKind::Falcon,
+                    count: 2,
+                },
                 castling: CastlingRule {
                     king_side_file: file('i'),
                     queen_side_file: file('c'),
@@ -436,8 +472,13 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 width: 9,
                 height: 9,
                 pieces,
-                pawn: PawnRule { promotions: AJAX_PROMOTIONS_AMRC },
-                hand: HandRule::Gating { kind: PieceKind::Minister, count: 2 },
+                pawn: PawnRule {
+                    promotions: AJAX_PROMOTIONS_AMRC,
+                },
+                hand: HandRule::Gating {
+                    kind: PieceKind::Minister,
+                    count: 2,
+                },
                 castling: CastlingRule {
                     king_side_file: file('g'),
                     queen_side_file: file('c'),
@@ -451,7 +492,9 @@ pub fn definition(kind: VariantKind) -> VariantDef {
             width: 8,
             height: 8,
             pieces: orthodox_pieces(),
-            pawn: PawnRule { promotions: CHESS_PROMOTIONS },
+            pawn: PawnRule {
+                promotions: CHESS_PROMOTIONS,
+            },
             hand: HandRule::None,
             castling: CastlingRule {
                 king_side_file: file('g'),

@@ -36,7 +36,9 @@ struct Job {
 fn jobs() -> Vec<Job> {
     let mut jobs = Vec::new();
     let start = |variant, spec: StartSpec| {
-        Position::start(variant, &spec).expect("start position exists").fen()
+        Position::start(variant, &spec)
+            .expect("start position exists")
+            .fen()
     };
     for i in 0..40 {
         jobs.push(Job {
@@ -124,29 +126,60 @@ fn legal_moves_and_fens_agree_with_fairy_stockfish() {
     for job in &jobs {
         let start = lines.next().expect("a G line per job");
         let fsf_start = start.strip_prefix("G\t").expect("G line");
-        assert_eq!(fsf_start, job.fen, "start FEN differs from Fairy-Stockfish's reading of it");
+        assert_eq!(
+            fsf_start, job.fen,
+            "start FEN differs from Fairy-Stockfish's reading of it"
+        );
         let mut pos = Position::from_fen(job.variant, &job.fen).expect("start parses");
         let mut history = Vec::new();
         while let Some(line) = lines.next_if(|l| l.starts_with("P\t")) {
             let mut fields = line.split('\t').skip(1);
-            let (Some(fen), Some(legal), Some(chosen)) = (fields.next(), fields.next(), fields.next())
+            let (Some(fen), Some(legal), Some(chosen)) =
+                (fields.next(), fields.next(), fields.next())
             else {
                 panic!("malformed line: {line}");
             };
             let context = || format!("{} from {} after {:?}", job.variant, job.fen, history);
             assert_eq!(pos.fen(), fen, "FEN differs; {}", context());
-            let mut ours: Vec<String> = pos.legal_moves().iter().map(|m| pos.uci(*m).to_string()).collect();
+            let reparsed = Position::from_fen(job.variant, fen)
+                .unwrap_or_else(|e| panic!("{e}; {}", context()));
+            assert_eq!(
+                reparsed,
+                pos,
+                "Fairy-Stockfish's FEN reads back as another position; {}",
+                context()
+            );
+            let mut ours: Vec<String> = pos
+                .legal_moves()
+                .iter()
+                .map(|m| pos.uci(*m).to_string())
+                .collect();
             ours.sort();
             let theirs: Vec<&str> = legal.split(' ').filter(|s| !s.is_empty()).collect();
             if ours != theirs {
-                let missing: Vec<&&str> = theirs.iter().filter(|m| !ours.iter().any(|o| o == **m)).collect();
-                let extra: Vec<&String> = ours.iter().filter(|o| !theirs.contains(&o.as_str())).collect();
-                panic!("legal moves differ at {fen}: ajaxlab lacks {missing:?}, has extra {extra:?}; {}", context());
+                let missing: Vec<&&str> = theirs
+                    .iter()
+                    .filter(|m| !ours.iter().any(|o| o == **m))
+                    .collect();
+                let extra: Vec<&String> = ours
+                    .iter()
+                    .filter(|o| !theirs.contains(&o.as_str()))
+                    .collect();
+                panic!(
+                    "legal moves differ at {fen}: ajaxlab lacks {missing:?}, has extra {extra:?}; {}",
+                    context()
+                );
             }
-            assert_eq!(pos.count_legal_moves(), ours.len() as u64, "bulk count differs at {fen}");
+            assert_eq!(
+                pos.count_legal_moves(),
+                ours.len() as u64,
+                "bulk count differs at {fen}"
+            );
             *positions_per_variant.entry(job.variant.name()).or_default() += 1;
             if chosen != "-" {
-                let m = pos.parse_uci(chosen).unwrap_or_else(|e| panic!("{e}; {}", context()));
+                let m = pos
+                    .parse_uci(chosen)
+                    .unwrap_or_else(|e| panic!("{e}; {}", context()));
                 pos.play(m).unwrap_or_else(|e| panic!("{e}; {}", context()));
                 history.push(chosen.to_owned());
                 for kind in ["F@", "m"] {
@@ -161,6 +194,9 @@ fn legal_moves_and_fens_agree_with_fairy_stockfish() {
     for (variant, n) in &positions_per_variant {
         assert!(*n >= 2000, "only {n} positions of {variant} were compared");
     }
-    assert!(moves_seen.contains("F@") && moves_seen.contains("m"), "drops and gating were exercised");
+    assert!(
+        moves_seen.contains("F@") && moves_seen.contains("m"),
+        "drops and gating were exercised"
+    );
     eprintln!("positions compared: {positions_per_variant:?}");
 }

@@ -10,7 +10,9 @@ use std::path::PathBuf;
 const QUICK_NODE_LIMIT: u64 = 2_000_000;
 
 fn suite_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/perft").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/perft")
+        .join(name)
 }
 
 fn run_suite(file: &str, variant: VariantKind, node_limit: u64) {
@@ -19,9 +21,14 @@ fn run_suite(file: &str, variant: VariantKind, node_limit: u64) {
     assert!(!suite.cases.is_empty());
     let mut checked = 0;
     for case in &suite.cases {
-        let pos = Position::from_fen(variant, &case.fen)
-            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        assert_eq!(pos.fen(), case.fen, "{}: FEN does not print back byte for byte", case.id);
+        let pos =
+            Position::from_fen(variant, &case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        assert_eq!(
+            pos.fen(),
+            case.fen,
+            "{}: FEN does not print back byte for byte",
+            case.id
+        );
         for &(depth, expected) in &case.expected {
             if expected > node_limit {
                 continue;
@@ -30,17 +37,28 @@ fn run_suite(file: &str, variant: VariantKind, node_limit: u64) {
             checked += 1;
         }
     }
-    assert!(checked >= suite.cases.len(), "node limit too low to check anything");
+    assert!(
+        checked >= suite.cases.len(),
+        "node limit too low to check anything"
+    );
 }
 
 #[test]
 fn ajax_falcon_perft_quick() {
-    run_suite("ajax-falcon.perft", VariantKind::AjaxFalcon, QUICK_NODE_LIMIT);
+    run_suite(
+        "ajax-falcon.perft",
+        VariantKind::AjaxFalcon,
+        QUICK_NODE_LIMIT,
+    );
 }
 
 #[test]
 fn ajax_modern_random_perft_quick() {
-    run_suite("ajax-modern-random.perft", VariantKind::AjaxModernRandom, QUICK_NODE_LIMIT);
+    run_suite(
+        "ajax-modern-random.perft",
+        VariantKind::AjaxModernRandom,
+        QUICK_NODE_LIMIT,
+    );
 }
 
 #[test]

@@ -34,20 +34,47 @@ enum BenchKind {
 
 /// The benchmark positions: the reference points and one middlegame each.
 const POSITIONS: &[(VariantKind, &str, u32)] = &[
-    (VariantKind::AjaxFalcon, "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBMQKMBNR[FFff] w KQkq - 0 1", 5),
-    (VariantKind::AjaxFalcon, "r4k3r/ppp1mqm1Pp/2n1b2n2/1b1pP5/2B7/2N2M1N2/PPPP1QPPPP/R4K3R[FFf] w KQkq d6 0 20", 4),
-    (VariantKind::AjaxModernRandom, "nrbaqbkrn/ppppppppp/9/9/9/9/9/PPPPPPPPP/NRKBQABRN[MMmm] w HBACDEFGIhbacdefgi - 0 1", 5),
-    (VariantKind::AjaxModernRandom, "1r4kr1/ppbnm1ppp/2pa2qn1/3pPp3/6b2/2BP2B2/3QN1PN1/PPP2A1PP/1RK4R1[MMm] w HBChbg f7 0 12", 4),
-    (VariantKind::Chess, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4),
+    (
+        VariantKind::AjaxFalcon,
+        "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBMQKMBNR[FFff] w KQkq - 0 1",
+        5,
+    ),
+    (
+        VariantKind::AjaxFalcon,
+        "r4k3r/ppp1mqm1Pp/2n1b2n2/1b1pP5/2B7/2N2M1N2/PPPP1QPPPP/R4K3R[FFf] w KQkq d6 0 20",
+        4,
+    ),
+    (
+        VariantKind::AjaxModernRandom,
+        "nrbaqbkrn/ppppppppp/9/9/9/9/9/PPPPPPPPP/NRKBQABRN[MMmm] w HBACDEFGIhbacdefgi - 0 1",
+        5,
+    ),
+    (
+        VariantKind::AjaxModernRandom,
+        "1r4kr1/ppbnm1ppp/2pa2qn1/3pPp3/6b2/2BP2B2/3QN1PN1/PPP2A1PP/1RK4R1[MMm] w HBChbg f7 0 12",
+        4,
+    ),
+    (
+        VariantKind::Chess,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        4,
+    ),
 ];
 
 pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
-    let BenchKind::Perft { fsf, fsf_variants, quick } = &args.what;
+    let BenchKind::Perft {
+        fsf,
+        fsf_variants,
+        quick,
+    } = &args.what;
     let mut fsf_engine = match fsf {
         Some(path) => Some(FsfPerft::start(path, fsf_variants)?),
         None => None,
     };
-    println!("{:<20} {:>5} {:>12} {:>10} {:>12} {:>10} {:>7}", "position", "depth", "nodes", "ajaxlab", "Mnps", "fsf Mnps", "ratio");
+    println!(
+        "{:<20} {:>5} {:>12} {:>10} {:>12} {:>10} {:>7}",
+        "position", "depth", "nodes", "ajaxlab", "Mnps", "fsf Mnps", "ratio"
+    );
     let (mut ours_nodes, mut ours_secs, mut fsf_secs) = (0u64, 0f64, 0f64);
     for &(variant, fen, depth) in POSITIONS {
         let depth = if *quick { depth - 1 } else { depth };
@@ -62,7 +89,9 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
             Some(engine) => {
                 let (fsf_nodes, fsf_time) = engine.perft(variant, fen, depth)?;
                 if fsf_nodes != nodes {
-                    bail!("Fairy-Stockfish counts {fsf_nodes} nodes, ajaxlab {nodes}: {fen} depth {depth}");
+                    bail!(
+                        "Fairy-Stockfish counts {fsf_nodes} nodes, ajaxlab {nodes}: {fen} depth {depth}"
+                    );
                 }
                 fsf_secs += fsf_time;
                 let fsf_mnps = nodes as f64 / fsf_time / 1e6;
@@ -78,7 +107,10 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
     let total = ours_nodes as f64 / ours_secs / 1e6;
     if fsf_engine.is_some() {
         let fsf_total = ours_nodes as f64 / fsf_secs / 1e6;
-        println!("total: ajaxlab {total:.1} Mnps, Fairy-Stockfish {fsf_total:.1} Mnps, ratio {:.2}x", total / fsf_total);
+        println!(
+            "total: ajaxlab {total:.1} Mnps, Fairy-Stockfish {fsf_total:.1} Mnps, ratio {:.2}x",
+            total / fsf_total
+        );
     } else {
         println!("total: ajaxlab {total:.1} Mnps");
     }
@@ -94,7 +126,8 @@ struct FsfPerft {
 
 impl FsfPerft {
     fn start(path: &PathBuf, variants: &PathBuf) -> anyhow::Result<FsfPerft> {
-        let variants = std::fs::canonicalize(variants).with_context(|| format!("{}", variants.display()))?;
+        let variants =
+            std::fs::canonicalize(variants).with_context(|| format!("{}", variants.display()))?;
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -103,8 +136,15 @@ impl FsfPerft {
             .with_context(|| format!("starting {}", path.display()))?;
         let input = child.stdin.take().context("no stdin")?;
         let output = BufReader::new(child.stdout.take().context("no stdout")?);
-        let mut engine = FsfPerft { child, input, output };
-        engine.send(&format!("setoption name VariantPath value {}", variants.display()))?;
+        let mut engine = FsfPerft {
+            child,
+            input,
+            output,
+        };
+        engine.send(&format!(
+            "setoption name VariantPath value {}",
+            variants.display()
+        ))?;
         Ok(engine)
     }
 
@@ -116,8 +156,14 @@ impl FsfPerft {
 
     /// Runs `go perft` and returns (nodes, seconds as measured here).
     fn perft(&mut self, variant: VariantKind, fen: &str, depth: u32) -> anyhow::Result<(u64, f64)> {
-        self.send(&format!("setoption name UCI_Variant value {}", variant.fsf_name()))?;
-        self.send(&format!("setoption name UCI_Chess960 value {}", variant == VariantKind::Chess960))?;
+        self.send(&format!(
+            "setoption name UCI_Variant value {}",
+            variant.fsf_name()
+        ))?;
+        self.send(&format!(
+            "setoption name UCI_Chess960 value {}",
+            variant == VariantKind::Chess960
+        ))?;
         self.send(&format!("position fen {fen}"))?;
         self.send("isready")?;
         self.wait_for("readyok")?;
@@ -125,7 +171,11 @@ impl FsfPerft {
         self.send(&format!("go perft {depth}"))?;
         let line = self.wait_for("Nodes searched")?;
         let secs = started.elapsed().as_secs_f64();
-        let nodes = line.rsplit(':').next().and_then(|n| n.trim().parse().ok()).context("perft output")?;
+        let nodes = line
+            .rsplit(':')
+            .next()
+            .and_then(|n| n.trim().parse().ok())
+            .context("perft output")?;
         Ok((nodes, secs))
     }
 

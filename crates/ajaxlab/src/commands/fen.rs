@@ -17,7 +17,9 @@ pub(crate) struct FenArgs {
 pub(crate) fn run(args: &FenArgs) -> anyhow::Result<ExitCode> {
     let mut pos = args.position.position()?;
     for (i, text) in args.moves.iter().enumerate() {
-        let m = pos.parse_uci(text).with_context(|| format!("move {} of --moves", i + 1))?;
+        let m = pos
+            .parse_uci(text)
+            .with_context(|| format!("move {} of --moves", i + 1))?;
         pos.play_unchecked(m);
     }
     println!("{}", pos.fen());

@@ -29,7 +29,11 @@ pub(crate) struct PerftArgs {
 
 pub(crate) fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.suite {
-        return run_suite(path, args.position.variant, args.max_nodes.unwrap_or(u64::MAX));
+        return run_suite(
+            path,
+            args.position.variant,
+            args.max_nodes.unwrap_or(u64::MAX),
+        );
     }
     let pos = args.position.position()?;
     let depth = args.depth.context("--depth is required")?;
@@ -48,27 +52,42 @@ pub(crate) fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The variant of a suite: `--variant`, else a `variant` line, else the file name.
-fn suite_variant(path: &Path, flag: Option<VariantKind>, suite: &PerftSuite) -> anyhow::Result<VariantKind> {
+fn suite_variant(
+    path: &Path,
+    flag: Option<VariantKind>,
+    suite: &PerftSuite,
+) -> anyhow::Result<VariantKind> {
     if let Some(v) = flag.or(suite.variant) {
         return Ok(v);
     }
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
     VariantKind::from_name(stem).with_context(|| {
-        format!("{}: name the variant with --variant or a 'variant NAME' line", path.display())
+        format!(
+            "{}: name the variant with --variant or a 'variant NAME' line",
+            path.display()
+        )
     })
 }
 
 fn run_suite(path: &Path, flag: Option<VariantKind>, max_nodes: u64) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let suite = PerftSuite::parse(&text).with_context(|| path.display().to_string())?;
     let variant = suite_variant(path, flag, &suite)?;
     let mut failures = 0;
     let mut checked = 0;
     for case in &suite.cases {
-        let pos = Position::from_fen(variant, &case.fen).with_context(|| format!("case {}", case.id))?;
+        let pos =
+            Position::from_fen(variant, &case.fen).with_context(|| format!("case {}", case.id))?;
         for &(depth, expected) in &case.expected {
             if expected > max_nodes {
-                println!("{} perft {depth}: skipped (expected {expected} > --max-nodes {max_nodes})", case.id);
+                println!(
+                    "{} perft {depth}: skipped (expected {expected} > --max-nodes {max_nodes})",
+                    case.id
+                );
                 continue;
             }
             let started = Instant::now();
@@ -79,7 +98,10 @@ fn run_suite(path: &Path, flag: Option<VariantKind>, max_nodes: u64) -> anyhow::
                 println!("{} perft {depth}: {got} ok ({secs:.2} s)", case.id);
             } else {
                 failures += 1;
-                println!("{} perft {depth}: MISMATCH expected {expected}, got {got}", case.id);
+                println!(
+                    "{} perft {depth}: MISMATCH expected {expected}, got {got}",
+                    case.id
+                );
             }
         }
     }
@@ -87,5 +109,9 @@ fn run_suite(path: &Path, flag: Option<VariantKind>, max_nodes: u64) -> anyhow::
     if checked == 0 {
         bail!("no count was checked (is --max-nodes too low?)");
     }
-    Ok(if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -27,7 +27,8 @@ pub(crate) fn parse_variant(name: &str) -> Result<VariantKind, String> {
 impl PositionArgs {
     /// The variant, which must be given.
     pub(crate) fn variant(&self) -> anyhow::Result<VariantKind> {
-        self.variant.context("--variant is required (ajax-falcon, ajax-modern-random, chess, chess960)")
+        self.variant
+            .context("--variant is required (ajax-falcon, ajax-modern-random, chess, chess960)")
     }
 
     /// The position these arguments name.
@@ -43,6 +44,7 @@ impl PositionArgs {
                 Err(_) => StartSpec::Rank1(s.clone()),
             },
         };
-        Position::start(variant, &spec).with_context(|| format!("--start {}", self.start.as_deref().unwrap_or("")))
+        Position::start(variant, &spec)
+            .with_context(|| format!("--start {}", self.start.as_deref().unwrap_or("")))
     }
 }
