@@ -48,4 +48,4 @@ pub use start::{
     amrc_number, amrc_rank1, chess960_number, chess960_rank1,
 };
 pub use uci::{UciError, UciMove};
-pub use variant::{UnknownVariant, Variant, VariantKind};
+pub use variant::{HandRule, UnknownVariant, Variant, VariantKind};

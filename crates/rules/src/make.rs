@@ -80,6 +80,39 @@ impl Position {
         debug_assert_eq!(self.validate_internals(), Ok(()), "after {m:?}");
     }
 
+    /// Passes the move to the other side (a null move, for search): clears
+    /// the en passant square, advances the clocks, flips the side.
+    ///
+    /// # Panics
+    /// In debug builds, if the side to move is in check.
+    pub fn play_null(&mut self) {
+        debug_assert!(!self.in_check(), "null move while in check");
+        self.set_en_passant(None);
+        self.halfmove += 1;
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+        self.hash ^= self.tables().keys.black_to_move;
+    }
+
+    /// The piece that makes `m` (the dropped piece for a drop, the king for castling).
+    pub fn moving_piece(&self, m: Move) -> Option<Piece> {
+        match m.kind() {
+            MoveKind::Drop => m.dropped_kind().map(|k| Piece::new(self.side, k)),
+            _ => self.piece_at(m.from()),
+        }
+    }
+
+    /// The kind of the piece `m` captures, if any.
+    pub fn captured_kind(&self, m: Move) -> Option<PieceKind> {
+        match m.kind() {
+            MoveKind::Normal => self.piece_at(m.to()).map(|p| p.kind),
+            MoveKind::EnPassant => Some(PieceKind::Pawn),
+            MoveKind::Castle | MoveKind::Drop => None,
+        }
+    }
+
     fn play_piece_move(&mut self, m: Move) {
         let us = self.side;
         let them = !us;

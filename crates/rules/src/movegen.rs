@@ -152,6 +152,56 @@ impl Position {
         }
     }
 
+    /// Squares the piece on `sq` may move to, ignoring its own king's safety
+    /// (pseudo-legal; pawns: pushes and captures, no en passant). Empty for an
+    /// empty square. For mobility terms of an evaluation.
+    pub fn piece_targets(&self, sq: Square) -> Bitboard {
+        let Some(piece) = self.piece_at(sq) else { return Bitboard::EMPTY };
+        let us = piece.color;
+        let occ = self.occupied();
+        let f = Frame {
+            us,
+            them: !us,
+            occ,
+            own: self.by_color[us],
+            enemy: self.by_color[!us],
+            empty: self.tables().board & !occ,
+            king: self.king[us],
+            in_check: false,
+            suspects: Bitboard::EMPTY,
+            gating: Bitboard::EMPTY,
+        };
+        if piece.kind == PieceKind::Pawn {
+            let t = self.tables();
+            let push = offset_checked(sq, forward(us)).filter(|s| f.empty.contains(*s));
+            let captures = t.pawn_attacks[us.index()][sq.index()] & f.enemy;
+            return push.map_or(captures, |p| captures.with(p));
+        }
+        self.targets(piece.kind, sq, &f)
+    }
+
+    /// Squares the piece on `sq` attacks (could capture on), with the current
+    /// occupancy: capturing moves only, whatever stands there.
+    pub fn piece_attacks(&self, sq: Square) -> Bitboard {
+        let Some(piece) = self.piece_at(sq) else { return Bitboard::EMPTY };
+        let t = self.tables();
+        if piece.kind == PieceKind::Pawn {
+            return t.pawn_attacks[piece.color.index()][sq.index()];
+        }
+        let k = t.kind(piece.kind);
+        let occ = self.occupied();
+        let mut bb = k.leap_both[sq.index()] | k.leap_capture[sq.index()];
+        for lines in [k.slide_both, k.slide_capture].into_iter().flatten() {
+            bb |= t.slide_attacks(lines, sq, occ);
+        }
+        for leap in &k.lame[sq.index()] {
+            if leap.mode != crate::variant::Mode::MoveOnly && (leap.path & occ).is_empty() {
+                bb = bb.with(leap.target);
+            }
+        }
+        bb
+    }
+
     /// Squares a non-pawn `kind` on `from` may move to (pseudo-legal).
     #[inline]
     fn targets(&self, kind: PieceKind, from: Square, f: &Frame) -> Bitboard {

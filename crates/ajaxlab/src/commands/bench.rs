@@ -12,7 +12,10 @@ use std::time::Instant;
 #[derive(Debug, clap::Args)]
 pub(crate) struct BenchArgs {
     #[command(subcommand)]
-    what: BenchKind,
+    what: Option<BenchKind>,
+    /// Search depth of the engine bench.
+    #[arg(long, default_value_t = ajaxlab_engine::bench::BENCH_DEPTH)]
+    depth: u32,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -62,11 +65,9 @@ const POSITIONS: &[(VariantKind, &str, u32)] = &[
 ];
 
 pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
-    let BenchKind::Perft {
-        fsf,
-        fsf_variants,
-        quick,
-    } = &args.what;
+    let Some(BenchKind::Perft { fsf, fsf_variants, quick }) = &args.what else {
+        return engine_bench(args.depth);
+    };
     let mut fsf_engine = match fsf {
         Some(path) => Some(FsfPerft::start(path, fsf_variants)?),
         None => None,
@@ -114,6 +115,20 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
     } else {
         println!("total: ajaxlab {total:.1} Mnps");
     }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Searches the bench positions; prints the node signature and the speed.
+fn engine_bench(depth: u32) -> anyhow::Result<std::process::ExitCode> {
+    let mut engine = ajaxlab_engine::Engine::new(ajaxlab_engine::DEFAULT_HASH_MB);
+    let report = ajaxlab_engine::bench::run(&mut engine, depth);
+    for ((variant, fen), nodes) in ajaxlab_engine::bench::POSITIONS.iter().zip(&report.per_position) {
+        println!("{:<20} {nodes:>10}  {fen}", variant.name());
+    }
+    println!("depth {depth}");
+    println!("time {} ms", report.time.as_millis());
+    println!("nps {}", report.nps());
+    println!("nodes {}", report.nodes);
     Ok(std::process::ExitCode::SUCCESS)
 }
 

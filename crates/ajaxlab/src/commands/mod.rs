@@ -3,8 +3,10 @@
 
 mod bench;
 mod fen;
+mod params;
 mod perft;
 mod position_args;
+mod uci;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,8 +25,12 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Print the FEN reached from a start position after UCI moves.
     Fen(fen::FenArgs),
-    /// Speed benchmarks.
+    /// Engine bench (node-count signature and speed), or perft speed.
     Bench(bench::BenchArgs),
+    /// Run the engine as a UCI engine on standard input/output.
+    Uci,
+    /// Print the engine's tunable parameters.
+    Params(params::ParamsArgs),
 }
 
 /// Runs the parsed command line.
@@ -33,5 +39,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(&args),
         Command::Fen(args) => fen::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Uci => uci::run(),
+        Command::Params(args) => params::run(&args),
     }
 }

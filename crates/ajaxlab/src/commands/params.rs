@@ -1,0 +1,61 @@
+//! `ajaxlab params`: the engine's tunable parameters of a variant, as TOML,
+//! JSON or Fishtest's SPSA input lines.
+
+use super::position_args::parse_variant;
+use ajaxlab_engine::{ParamSpec, Params};
+use ajaxlab_rules::VariantKind;
+use anyhow::Context;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Format {
+    Toml,
+    Json,
+    Spsa,
+}
+
+/// Arguments of `ajaxlab params`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ParamsArgs {
+    /// Variant whose piece values to print (eval and search parameters are always printed).
+    #[arg(long, value_parser = parse_variant)]
+    variant: Option<VariantKind>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "toml")]
+    format: Format,
+    /// Start from this parameter file (TOML or JSON) instead of the defaults.
+    #[arg(long)]
+    from: Option<PathBuf>,
+}
+
+/// The parameter-name prefix of a variant's piece values.
+pub(crate) fn prefix(variant: VariantKind) -> &'static str {
+    match variant {
+        VariantKind::AjaxFalcon => "afc.",
+        VariantKind::AjaxModernRandom => "amrc.",
+        VariantKind::Chess | VariantKind::Chess960 => "chess.",
+    }
+}
+
+pub(crate) fn run(args: &ParamsArgs) -> anyhow::Result<ExitCode> {
+    let params = match &args.from {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            Params::from_text(&text).with_context(|| path.display().to_string())?
+        }
+        None => Params::default(),
+    };
+    let specs: Vec<&ParamSpec> = match args.variant {
+        Some(v) => Params::relevant_to(prefix(v)).collect(),
+        None => ajaxlab_engine::params::SPECS.iter().collect(),
+    };
+    let text = match args.format {
+        Format::Toml => params.to_toml(&specs),
+        Format::Json => params.to_json(&specs) + "\n",
+        Format::Spsa => params.to_spsa(&specs),
+    };
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}

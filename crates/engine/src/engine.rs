@@ -1,0 +1,124 @@
+//! The protocol-free engine API: set a position, search it with limits while
+//! a listener receives progress, stop from another thread.
+
+use crate::eval::Evaluator;
+use crate::limits::Limits;
+use crate::params::Params;
+use crate::search::{Heuristics, SearchInfo, SearchResult, Searcher};
+use crate::tt::Table;
+use ajaxlab_rules::{Game, IllegalMove, Move, Position, VariantKind};
+use std::sync::atomic::AtomicBool;
+
+/// Default transposition table size.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// ajaxlab's engine: one search thread, a transposition table, and the
+/// evaluation of the current variant under the current parameters.
+pub struct Engine {
+    params: Params,
+    evaluator: Option<(VariantKind, Evaluator)>,
+    tt: Table,
+    hash_mb: usize,
+    heuristics: Heuristics,
+    game: Option<Game>,
+}
+
+impl Engine {
+    /// An engine with default parameters and a `hash_mb` MB table.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            params: Params::default(),
+            evaluator: None,
+            tt: Table::new(hash_mb),
+            hash_mb,
+            heuristics: Heuristics::new(),
+            game: None,
+        }
+    }
+
+    /// The parameters in use.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Replaces the parameters.
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
+        self.evaluator = None;
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.hash_mb = megabytes;
+        self.tt = Table::new(megabytes);
+    }
+
+    /// Transposition table size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Forgets everything learnt in the previous game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.heuristics.clear();
+    }
+
+    /// Sets the game to search: a start position and the moves played since.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] naming the first illegal move; the previous position stays.
+    pub fn set_position(&mut self, start: Position, moves: &[Move]) -> Result<(), IllegalMove> {
+        let mut game = Game::new(start);
+        for &m in moves {
+            game.play(m)?;
+        }
+        self.game = Some(game);
+        Ok(())
+    }
+
+    /// Sets the game directly.
+    pub fn set_game(&mut self, game: Game) {
+        self.game = Some(game);
+    }
+
+    /// The current position, if one is set.
+    pub fn position(&self) -> Option<&Position> {
+        self.game.as_ref().map(Game::position)
+    }
+
+    /// Searches the current position within `limits`, reporting each completed
+    /// iteration to `listener`, until a limit is reached or `stop` is set.
+    /// Returns `None` if no position is set.
+    pub fn go(
+        &mut self,
+        limits: &Limits,
+        stop: &AtomicBool,
+        listener: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<SearchResult> {
+        let game = self.game.as_ref()?;
+        let root = *game.position();
+        let variant = root.variant().kind();
+        if self.evaluator.as_ref().is_none_or(|(v, _)| *v != variant) {
+            self.evaluator = Some((variant, Evaluator::new(variant, &self.params)));
+        }
+        let (_, evaluator) = self.evaluator.as_ref()?;
+        let mut history: Vec<u64> = Vec::with_capacity(game.moves().len() + 1);
+        let mut pos = *game.start();
+        for &m in game.moves() {
+            history.push(pos.hash());
+            pos.play_unchecked(m);
+        }
+        let mut searcher = Searcher::new(
+            &self.params,
+            evaluator,
+            &mut self.tt,
+            &mut self.heuristics,
+            stop,
+            limits,
+            history,
+            root.side_to_move(),
+        );
+        Some(searcher.run(&root, listener))
+    }
+}

@@ -1,0 +1,19 @@
+//! ajaxlab's engine: an alpha-beta searcher with a tunable evaluation for
+//! every variant of the rules crate, a protocol-free API ([`Engine`]) that
+//! the arena calls in-process, and a UCI front end ([`uci`]) for GUIs and
+//! other tools.
+
+pub mod bench;
+mod engine;
+mod eval;
+mod limits;
+pub mod params;
+mod search;
+mod tt;
+pub mod uci;
+
+pub use engine::{DEFAULT_HASH_MB, Engine};
+pub use eval::Evaluator;
+pub use limits::{Clock, Limits};
+pub use params::{ParamError, ParamSpec, Params};
+pub use search::{MATE, Score, SearchInfo, SearchResult};

@@ -1,0 +1,349 @@
+//! Every number the evaluation and the search use, as one declarative table.
+//!
+//! From the table come the [`Params`] struct, its defaults, the UCI spin
+//! options, range-checked setting by name, TOML/JSON export and import, and
+//! the SPSA description (`c_end`, `r_end` as Fishtest defines them: the final
+//! perturbation and the final learning rate, `a_end = r_end * c_end²`).
+//!
+//! Piece values are per variant (`afc.*`, `amrc.*`, `chess.*`, the last
+//! shared by chess and Chess960), in centipawns. Starting values come from
+//! the published anchors in `shared/PIECE-VALUES.md`: orthodox pieces from
+//! Kaufman and Muller; Ajax pieces from Muller's rule that a move-only step
+//! adds about a third of the same step with capture (Ajax Knight ≈ 4.65,
+//! Ajax Rook ≈ 5.67), the Minister from the K+A+D leaper value (≈ 6.5),
+//! the Prime Minister from the Archbishop (≈ 8.5 on 9×9) plus a move-only
+//! Wazir, the Falcon as Wazir + lame Knight + lame Zebra + move-only Ferz.
+//! They are hypotheses for tuning to test, not measurements.
+
+use std::collections::BTreeMap;
+
+/// One tunable parameter: its name, default, legal range and SPSA step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// Dotted name, e.g. `afc.falcon.mg`; also the UCI option name.
+    pub name: &'static str,
+    /// Default value.
+    pub default: i32,
+    /// Smallest legal value.
+    pub min: i32,
+    /// Largest legal value.
+    pub max: i32,
+    /// SPSA perturbation at the end of a tuning run.
+    pub c_end: f64,
+    /// SPSA learning rate at the end of a tuning run.
+    pub r_end: f64,
+    /// What it is.
+    pub doc: &'static str,
+}
+
+/// A parameter name or value that cannot be set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    /// No parameter of that name.
+    #[error("unknown parameter '{0}'")]
+    Unknown(String),
+    /// Outside the parameter's range.
+    #[error("parameter '{name}': {value} is outside [{min}, {max}]")]
+    OutOfRange {
+        /// Name.
+        name: String,
+        /// Value given.
+        value: i64,
+        /// Smallest legal value.
+        min: i32,
+        /// Largest legal value.
+        max: i32,
+    },
+    /// Not an integer.
+    #[error("parameter '{name}': '{value}' is not an integer")]
+    NotInteger {
+        /// Name.
+        name: String,
+        /// Text given.
+        value: String,
+    },
+    /// A file that is not a flat table of integers.
+    #[error("parameter file: {0}")]
+    File(String),
+}
+
+macro_rules! define_params {
+    ($( $field:ident : $name:literal = $default:expr, [$min:expr, $max:expr], c_end $c:expr, r_end $r:expr, $doc:literal; )*) => {
+        /// The values of every tunable parameter.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $( #[doc = $doc] pub $field: i32, )*
+        }
+
+        impl Default for Params {
+            fn default() -> Self {
+                Params { $( $field: $default, )* }
+            }
+        }
+
+        /// The table: every parameter in declaration order.
+        pub const SPECS: &[ParamSpec] = &[
+            $( ParamSpec { name: $name, default: $default, min: $min, max: $max, c_end: $c, r_end: $r, doc: $doc }, )*
+        ];
+
+        impl Params {
+            /// The value of the parameter `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $( $name => Some(self.$field), )*
+                    _ => None,
+                }
+            }
+
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $( $name => Some(&mut self.$field), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+define_params! {
+    // ---- orthodox chess and Chess960 ----
+    chess_pawn_mg: "chess.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "Pawn, middlegame.";
+    chess_pawn_eg: "chess.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "Pawn, endgame.";
+    chess_knight_mg: "chess.knight.mg" = 325, [150, 600], c_end 15.0, r_end 0.002, "Knight, middlegame (Kaufman 3.25).";
+    chess_knight_eg: "chess.knight.eg" = 310, [150, 600], c_end 15.0, r_end 0.002, "Knight, endgame.";
+    chess_bishop_mg: "chess.bishop.mg" = 330, [150, 600], c_end 15.0, r_end 0.002, "Bishop, middlegame (Kaufman 3.25).";
+    chess_bishop_eg: "chess.bishop.eg" = 335, [150, 600], c_end 15.0, r_end 0.002, "Bishop, endgame.";
+    chess_rook_mg: "chess.rook.mg" = 480, [250, 900], c_end 20.0, r_end 0.002, "Rook, middlegame (Kaufman 5).";
+    chess_rook_eg: "chess.rook.eg" = 530, [250, 900], c_end 20.0, r_end 0.002, "Rook, endgame.";
+    chess_queen_mg: "chess.queen.mg" = 960, [500, 1600], c_end 30.0, r_end 0.002, "Queen, middlegame (Muller 9.5).";
+    chess_queen_eg: "chess.queen.eg" = 990, [500, 1600], c_end 30.0, r_end 0.002, "Queen, endgame.";
+    // ---- Ajax Falcon Chess ----
+    afc_pawn_mg: "afc.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "AFC pawn, middlegame.";
+    afc_pawn_eg: "afc.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "AFC pawn, endgame.";
+    afc_knight_mg: "afc.knight.mg" = 455, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight NmK, middlegame (N 3.25 + a third of a commoner).";
+    afc_knight_eg: "afc.knight.eg" = 475, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, endgame.";
+    afc_bishop_mg: "afc.bishop.mg" = 365, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop BmW, middlegame (B 3.25 + a third of a wazir).";
+    afc_bishop_eg: "afc.bishop.eg" = 380, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, endgame.";
+    afc_rook_mg: "afc.rook.mg" = 540, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook RmF, middlegame (R 5 + a third of a ferz, Muller: 5.67).";
+    afc_rook_eg: "afc.rook.eg" = 590, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, endgame.";
+    afc_queen_mg: "afc.queen.mg" = 980, [500, 1700], c_end 30.0, r_end 0.002, "Queen, middlegame (Muller 9.5-9.75).";
+    afc_queen_eg: "afc.queen.eg" = 1010, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
+    afc_minister_mg: "afc.minister.mg" = 620, [300, 1100], c_end 25.0, r_end 0.002, "Minister KAD, middlegame (16-target leaper ~6.5).";
+    afc_minister_eg: "afc.minister.eg" = 660, [300, 1100], c_end 25.0, r_end 0.002, "Minister, endgame.";
+    afc_falcon_mg: "afc.falcon.mg" = 500, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, middlegame (W + lame N + lame Z + mF).";
+    afc_falcon_eg: "afc.falcon.eg" = 520, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, endgame.";
+    afc_falcon_hand_mg: "afc.falcon.hand.mg" = 470, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand (not yet dropped), middlegame.";
+    afc_falcon_hand_eg: "afc.falcon.hand.eg" = 500, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand, endgame.";
+    // ---- Ajax Modern Random Chess ----
+    amrc_pawn_mg: "amrc.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, middlegame.";
+    amrc_pawn_eg: "amrc.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, endgame.";
+    amrc_knight_mg: "amrc.knight.mg" = 455, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, middlegame.";
+    amrc_knight_eg: "amrc.knight.eg" = 475, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, endgame.";
+    amrc_bishop_mg: "amrc.bishop.mg" = 365, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, middlegame.";
+    amrc_bishop_eg: "amrc.bishop.eg" = 380, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, endgame.";
+    amrc_rook_mg: "amrc.rook.mg" = 540, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, middlegame.";
+    amrc_rook_eg: "amrc.rook.eg" = 590, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, endgame.";
+    amrc_queen_mg: "amrc.queen.mg" = 980, [500, 1700], c_end 30.0, r_end 0.002, "Queen, middlegame.";
+    amrc_queen_eg: "amrc.queen.eg" = 1010, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
+    amrc_minister_mg: "amrc.minister.mg" = 620, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, middlegame.";
+    amrc_minister_eg: "amrc.minister.eg" = 660, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, endgame.";
+    amrc_minister_hand_mg: "amrc.minister.hand.mg" = 560, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand while a gate remains, middlegame.";
+    amrc_minister_hand_eg: "amrc.minister.hand.eg" = 560, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand while a gate remains, endgame.";
+    amrc_prime_minister_mg: "amrc.prime_minister.mg" = 860, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister BNmW, middlegame (Archbishop ~8.5 on 9x9).";
+    amrc_prime_minister_eg: "amrc.prime_minister.eg" = 900, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister, endgame.";
+    // ---- evaluation terms, all variants ----
+    bishop_pair_mg: "eval.bishop_pair.mg" = 30, [0, 120], c_end 4.0, r_end 0.002, "Bonus for two bishops, middlegame (Kaufman ~0.5 pawn).";
+    bishop_pair_eg: "eval.bishop_pair.eg" = 50, [0, 120], c_end 4.0, r_end 0.002, "Bonus for two bishops, endgame.";
+    mobility_mg: "eval.mobility.mg" = 4, [0, 20], c_end 1.0, r_end 0.002, "Per square a non-pawn piece can move to, middlegame.";
+    mobility_eg: "eval.mobility.eg" = 4, [0, 20], c_end 1.0, r_end 0.002, "Per square a non-pawn piece can move to, endgame.";
+    center_mg: "eval.center.mg" = 4, [0, 20], c_end 1.0, r_end 0.002, "Per step of centrality of a non-pawn, non-king piece, middlegame.";
+    king_center_eg: "eval.king_center.eg" = 8, [0, 30], c_end 1.5, r_end 0.002, "Per step of king centrality, endgame.";
+    king_home_mg: "eval.king_home.mg" = 20, [0, 80], c_end 3.0, r_end 0.002, "King on its first rank, middlegame.";
+    pawn_advance_mg: "eval.pawn_advance.mg" = 3, [0, 20], c_end 1.0, r_end 0.002, "Per rank a pawn has advanced, middlegame.";
+    pawn_advance_eg: "eval.pawn_advance.eg" = 6, [0, 30], c_end 1.0, r_end 0.002, "Per rank a pawn has advanced, endgame.";
+    passed_mg: "eval.passed.mg" = 8, [0, 60], c_end 2.0, r_end 0.002, "Passed pawn, times its rank progress squared / board height, middlegame.";
+    passed_eg: "eval.passed.eg" = 20, [0, 100], c_end 3.0, r_end 0.002, "Passed pawn, the same scale, endgame.";
+    doubled: "eval.doubled" = 12, [0, 60], c_end 2.0, r_end 0.002, "Penalty per pawn behind another on its file.";
+    isolated: "eval.isolated" = 10, [0, 60], c_end 2.0, r_end 0.002, "Penalty per pawn with no own pawn on neighbouring files.";
+    king_shield: "eval.king_shield" = 12, [0, 60], c_end 2.0, r_end 0.002, "Per own pawn on the three squares in front of the king, middlegame.";
+    king_attack: "eval.king_attack" = 6, [0, 40], c_end 1.0, r_end 0.002, "Per enemy attack on the king's neighbourhood, middlegame.";
+    tempo: "eval.tempo" = 12, [0, 50], c_end 2.0, r_end 0.002, "Bonus for the side to move.";
+    // ---- search ----
+    aspiration: "search.aspiration" = 25, [5, 200], c_end 4.0, r_end 0.002, "Half-width of the aspiration window.";
+    nmp_base: "search.nmp.base" = 3, [1, 6], c_end 0.5, r_end 0.002, "Null-move reduction at low depth.";
+    nmp_depth_div: "search.nmp.depth_div" = 4, [2, 12], c_end 0.5, r_end 0.002, "Null-move reduction grows by one per this many plies.";
+    lmr_base: "search.lmr.base" = 75, [0, 200], c_end 8.0, r_end 0.002, "Late-move reduction offset, hundredths of a ply.";
+    lmr_div: "search.lmr.div" = 225, [100, 500], c_end 15.0, r_end 0.002, "Late-move reduction divisor of ln(depth)·ln(move number), hundredths.";
+    rfp_margin: "search.rfp.margin" = 90, [20, 300], c_end 8.0, r_end 0.002, "Reverse futility margin per ply.";
+    futility_margin: "search.futility.margin" = 110, [20, 400], c_end 10.0, r_end 0.002, "Futility margin per ply for quiet moves.";
+    delta_margin: "search.delta.margin" = 200, [0, 1000], c_end 15.0, r_end 0.002, "Quiescence delta pruning margin.";
+    lmp_base: "search.lmp.base" = 4, [1, 20], c_end 1.0, r_end 0.002, "Late-move pruning: quiet moves tried at depth d: base + d².";
+}
+
+impl Params {
+    /// Sets the parameter `name` to `value`, checking its range.
+    ///
+    /// # Errors
+    /// [`ParamError`] for an unknown name or a value out of range; nothing changes.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let spec = spec(name).ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
+        if value < i64::from(spec.min) || value > i64::from(spec.max) {
+            return Err(ParamError::OutOfRange { name: name.to_owned(), value, min: spec.min, max: spec.max });
+        }
+        let slot = self.slot(name).ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
+        *slot = i32::try_from(value).map_err(|_| ParamError::OutOfRange {
+            name: name.to_owned(),
+            value,
+            min: spec.min,
+            max: spec.max,
+        })?;
+        Ok(())
+    }
+
+    /// Sets `name` from text (as UCI `setoption` gives it).
+    ///
+    /// # Errors
+    /// [`ParamError`] for an unknown name, a non-integer or a value out of range.
+    pub fn set_text(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        let v: i64 = value
+            .trim()
+            .parse()
+            .map_err(|_| ParamError::NotInteger { name: name.to_owned(), value: value.to_owned() })?;
+        self.set(name, v)
+    }
+
+    /// Every `(name, value)` pair in table order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+        SPECS.iter().map(|s| (s.name, self.get(s.name).unwrap_or(s.default)))
+    }
+
+    /// The parameters whose names start with `prefix` (e.g. `afc.`), plus every
+    /// `eval.` and `search.` parameter when `prefix` names a variant.
+    pub fn relevant_to(prefix: &str) -> impl Iterator<Item = &'static ParamSpec> + '_ {
+        SPECS.iter().filter(move |s| {
+            s.name.starts_with(prefix) || s.name.starts_with("eval.") || s.name.starts_with("search.")
+        })
+    }
+
+    /// A TOML table `name = value`, one line per parameter (quoted keys).
+    pub fn to_toml(&self, specs: &[&ParamSpec]) -> String {
+        specs.iter().map(|s| format!("\"{}\" = {}\n", s.name, self.get(s.name).unwrap_or(s.default))).collect()
+    }
+
+    /// A JSON object `{"name": value, ...}`.
+    pub fn to_json(&self, specs: &[&ParamSpec]) -> String {
+        let map: BTreeMap<&str, i32> =
+            specs.iter().map(|s| (s.name, self.get(s.name).unwrap_or(s.default))).collect();
+        serde_json::to_string_pretty(&map).unwrap_or_default()
+    }
+
+    /// Fishtest's SPSA input: `name,int,value,min,max,c_end,r_end` per line.
+    pub fn to_spsa(&self, specs: &[&ParamSpec]) -> String {
+        specs
+            .iter()
+            .map(|s| {
+                format!(
+                    "{},int,{},{},{},{},{}\n",
+                    s.name,
+                    self.get(s.name).unwrap_or(s.default),
+                    s.min,
+                    s.max,
+                    s.c_end,
+                    s.r_end
+                )
+            })
+            .collect()
+    }
+
+    /// Reads a parameter file over the defaults: a TOML table or a JSON
+    /// object of `"name" = integer`; unknown names and out-of-range values
+    /// are errors naming the key.
+    ///
+    /// # Errors
+    /// [`ParamError`] naming the first bad key, or the syntax problem.
+    pub fn from_text(text: &str) -> Result<Params, ParamError> {
+        let mut params = Params::default();
+        params.apply_text(text)?;
+        Ok(params)
+    }
+
+    /// Applies a TOML or JSON parameter file to these values.
+    ///
+    /// # Errors
+    /// As [`Params::from_text`]; on error nothing is changed.
+    pub fn apply_text(&mut self, text: &str) -> Result<(), ParamError> {
+        let pairs: Vec<(String, i64)> = if text.trim_start().starts_with('{') {
+            let value: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| ParamError::File(format!("JSON: {e}")))?;
+            let object = value.as_object().ok_or_else(|| ParamError::File("JSON: expected an object".into()))?;
+            object
+                .iter()
+                .map(|(k, v)| {
+                    v.as_i64()
+                        .map(|n| (k.clone(), n))
+                        .ok_or_else(|| ParamError::NotInteger { name: k.clone(), value: v.to_string() })
+                })
+                .collect::<Result<_, _>>()?
+        } else {
+            let table: toml::Table = text.parse().map_err(|e| ParamError::File(format!("TOML: {e}")))?;
+            table
+                .iter()
+                .map(|(k, v)| {
+                    v.as_integer()
+                        .map(|n| (k.clone(), n))
+                        .ok_or_else(|| ParamError::NotInteger { name: k.clone(), value: v.to_string() })
+                })
+                .collect::<Result<_, _>>()?
+        };
+        let mut next = self.clone();
+        for (name, value) in pairs {
+            next.set(&name, value)?;
+        }
+        *self = next;
+        Ok(())
+    }
+}
+
+/// The table entry of `name`.
+pub fn spec(name: &str) -> Option<&'static ParamSpec> {
+    SPECS.iter().find(|s| s.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_names_are_unique() {
+        let mut names = std::collections::HashSet::new();
+        for s in SPECS {
+            assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
+            assert!(names.insert(s.name), "duplicate {}", s.name);
+            assert!(s.c_end > 0.0 && s.r_end > 0.0, "{}", s.name);
+        }
+    }
+
+    #[test]
+    fn setting_checks_name_and_range() {
+        let mut p = Params::default();
+        p.set("afc.falcon.mg", 555).unwrap();
+        assert_eq!(p.afc_falcon_mg, 555);
+        assert!(matches!(p.set("afc.falcon.mg", 5000), Err(ParamError::OutOfRange { .. })));
+        assert!(matches!(p.set("afc.dragon.mg", 1), Err(ParamError::Unknown(_))));
+        assert!(matches!(p.set_text("eval.tempo", "ten"), Err(ParamError::NotInteger { .. })));
+        assert_eq!(p.afc_falcon_mg, 555);
+    }
+
+    #[test]
+    fn toml_and_json_round_trip() {
+        let mut p = Params::default();
+        p.set("amrc.minister.mg", 700).unwrap();
+        let all: Vec<&ParamSpec> = SPECS.iter().collect();
+        assert_eq!(Params::from_text(&p.to_toml(&all)).unwrap(), p);
+        assert_eq!(Params::from_text(&p.to_json(&all)).unwrap(), p);
+        let err = Params::from_text("\"afc.falcon.mg\" = 99999").unwrap_err();
+        assert!(err.to_string().contains("afc.falcon.mg"), "{err}");
+        let err = Params::from_text("nonsense = 1").unwrap_err();
+        assert_eq!(err, ParamError::Unknown("nonsense".into()));
+    }
+}
