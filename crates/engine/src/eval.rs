@@ -32,7 +32,11 @@ pub struct Evaluator {
     p: Params,
 }
 
-fn piece_values(variant: VariantKind, p: &Params) -> ([(PieceKind, i32, i32); 8], (i32, i32)) {
+/// `(kind, middlegame, endgame)` values of the pieces on the board.
+type BoardValues = [(PieceKind, i32, i32); 8];
+
+/// Board values and the `(middlegame, endgame)` value of a piece in hand.
+fn piece_values(variant: VariantKind, p: &Params) -> (BoardValues, (i32, i32)) {
     use PieceKind::*;
     match variant {
         VariantKind::Chess | VariantKind::Chess960 => (
@@ -70,7 +74,11 @@ fn piece_values(variant: VariantKind, p: &Params) -> ([(PieceKind, i32, i32); 8]
                 (Queen, p.amrc_queen_mg, p.amrc_queen_eg),
                 (King, 0, 0),
                 (Minister, p.amrc_minister_mg, p.amrc_minister_eg),
-                (PrimeMinister, p.amrc_prime_minister_mg, p.amrc_prime_minister_eg),
+                (
+                    PrimeMinister,
+                    p.amrc_prime_minister_mg,
+                    p.amrc_prime_minister_eg,
+                ),
             ],
             (p.amrc_minister_hand_mg, p.amrc_minister_hand_eg),
         ),
@@ -90,10 +98,22 @@ impl Evaluator {
         }
         let (w, h) = (i32::from(def.width), i32::from(def.height));
         let on_board = |f: i32, r: i32| (0..w).contains(&f) && (0..h).contains(&r);
-        let square = |f: i32, r: i32| if on_board(f, r) { Square::from_coords(f, r) } else { None };
+        let square = |f: i32, r: i32| {
+            if on_board(f, r) {
+                Square::from_coords(f, r)
+            } else {
+                None
+            }
+        };
         let mut centrality = vec![0; SQUARE_COUNT];
-        let mut passed_span = [vec![Bitboard::EMPTY; SQUARE_COUNT], vec![Bitboard::EMPTY; SQUARE_COUNT]];
-        let mut file_ahead = [vec![Bitboard::EMPTY; SQUARE_COUNT], vec![Bitboard::EMPTY; SQUARE_COUNT]];
+        let mut passed_span = [
+            vec![Bitboard::EMPTY; SQUARE_COUNT],
+            vec![Bitboard::EMPTY; SQUARE_COUNT],
+        ];
+        let mut file_ahead = [
+            vec![Bitboard::EMPTY; SQUARE_COUNT],
+            vec![Bitboard::EMPTY; SQUARE_COUNT],
+        ];
         for f in 0..w {
             for r in 0..h {
                 let Some(sq) = square(f, r) else { continue };
@@ -151,7 +171,11 @@ impl Evaluator {
     fn hand_counts(&self, pos: &Position, color: Color) -> i32 {
         let n = i32::from(pos.hand_count(color));
         // A Minister in hand is worth something only while a gate remains.
-        if self.gating && pos.gates(color).is_empty() { 0 } else { n }
+        if self.gating && pos.gates(color).is_empty() {
+            0
+        } else {
+            n
+        }
     }
 
     fn non_pawn_material(&self, pos: &Position) -> i32 {
@@ -177,9 +201,14 @@ impl Evaluator {
             mg += sign * m;
             eg += sign * e;
         }
-        let phase = (self.non_pawn_material(pos) * PHASE_MAX / self.phase_total).clamp(0, PHASE_MAX);
+        let phase =
+            (self.non_pawn_material(pos) * PHASE_MAX / self.phase_total).clamp(0, PHASE_MAX);
         let white = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
-        let score = if pos.side_to_move() == Color::White { white } else { -white };
+        let score = if pos.side_to_move() == Color::White {
+            white
+        } else {
+            -white
+        };
         score + self.p.tempo
     }
 
@@ -197,7 +226,11 @@ impl Evaluator {
             mg += self.value_mg[0];
             eg += self.value_eg[0];
             let rank = i32::from(sq.rank().index());
-            let advance = if us == Color::White { rank - 1 } else { self.height - 2 - rank };
+            let advance = if us == Color::White {
+                rank - 1
+            } else {
+                self.height - 2 - rank
+            };
             mg += p.pawn_advance_mg * advance;
             eg += p.pawn_advance_eg * advance;
             if (self.passed_span[us.index()][sq.index()] & enemy_pawns).is_empty() {
@@ -247,7 +280,11 @@ impl Evaluator {
         }
         mg += p.king_attack * attacks_on_enemy_king;
 
-        let home = if us == Color::White { 0 } else { self.height - 1 };
+        let home = if us == Color::White {
+            0
+        } else {
+            self.height - 1
+        };
         if i32::from(king.rank().index()) == home {
             mg += p.king_home_mg;
         }
@@ -275,12 +312,22 @@ mod tests {
 
     #[test]
     fn a_falcon_in_hand_is_valued_apart_from_one_on_the_board() {
-        let mut params = Params::default();
-        params.afc_falcon_hand_mg = 300;
-        params.afc_falcon_hand_eg = 300;
+        let params = Params {
+            afc_falcon_hand_mg: 300,
+            afc_falcon_hand_eg: 300,
+            ..Params::default()
+        };
         let eval = Evaluator::new(VariantKind::AjaxFalcon, &params);
-        let in_hand = Position::from_fen(VariantKind::AjaxFalcon, "4k5/10/10/10/10/10/10/5K4[F] w - - 0 1").unwrap();
-        let on_board = Position::from_fen(VariantKind::AjaxFalcon, "4k5/10/10/10/10/10/10/F4K4[] w - - 0 1").unwrap();
+        let in_hand = Position::from_fen(
+            VariantKind::AjaxFalcon,
+            "4k5/10/10/10/10/10/10/5K4[F] w - - 0 1",
+        )
+        .unwrap();
+        let on_board = Position::from_fen(
+            VariantKind::AjaxFalcon,
+            "4k5/10/10/10/10/10/10/F4K4[] w - - 0 1",
+        )
+        .unwrap();
         assert!(eval.evaluate(&on_board) > eval.evaluate(&in_hand) + 100);
     }
 

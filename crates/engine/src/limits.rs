@@ -43,7 +43,10 @@ const CLOCK_MARGIN: Duration = Duration::from_millis(30);
 impl Limits {
     pub(crate) fn deadline(&self, _started: Instant, side: Color) -> Deadline {
         if self.infinite {
-            return Deadline { soft: None, hard: None };
+            return Deadline {
+                soft: None,
+                hard: None,
+            };
         }
         let mut soft = self.movetime;
         let mut hard = self.movetime;

@@ -188,9 +188,16 @@ impl Params {
     pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
         let spec = spec(name).ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
         if value < i64::from(spec.min) || value > i64::from(spec.max) {
-            return Err(ParamError::OutOfRange { name: name.to_owned(), value, min: spec.min, max: spec.max });
+            return Err(ParamError::OutOfRange {
+                name: name.to_owned(),
+                value,
+                min: spec.min,
+                max: spec.max,
+            });
         }
-        let slot = self.slot(name).ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
+        let slot = self
+            .slot(name)
+            .ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
         *slot = i32::try_from(value).map_err(|_| ParamError::OutOfRange {
             name: name.to_owned(),
             value,
@@ -205,35 +212,50 @@ impl Params {
     /// # Errors
     /// [`ParamError`] for an unknown name, a non-integer or a value out of range.
     pub fn set_text(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        let v: i64 = value
-            .trim()
-            .parse()
-            .map_err(|_| ParamError::NotInteger { name: name.to_owned(), value: value.to_owned() })?;
+        let v: i64 = value.trim().parse().map_err(|_| ParamError::NotInteger {
+            name: name.to_owned(),
+            value: value.to_owned(),
+        })?;
         self.set(name, v)
     }
 
     /// Every `(name, value)` pair in table order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
-        SPECS.iter().map(|s| (s.name, self.get(s.name).unwrap_or(s.default)))
+        SPECS
+            .iter()
+            .map(|s| (s.name, self.get(s.name).unwrap_or(s.default)))
     }
 
     /// The parameters whose names start with `prefix` (e.g. `afc.`), plus every
     /// `eval.` and `search.` parameter when `prefix` names a variant.
     pub fn relevant_to(prefix: &str) -> impl Iterator<Item = &'static ParamSpec> + '_ {
         SPECS.iter().filter(move |s| {
-            s.name.starts_with(prefix) || s.name.starts_with("eval.") || s.name.starts_with("search.")
+            s.name.starts_with(prefix)
+                || s.name.starts_with("eval.")
+                || s.name.starts_with("search.")
         })
     }
 
     /// A TOML table `name = value`, one line per parameter (quoted keys).
     pub fn to_toml(&self, specs: &[&ParamSpec]) -> String {
-        specs.iter().map(|s| format!("\"{}\" = {}\n", s.name, self.get(s.name).unwrap_or(s.default))).collect()
+        specs
+            .iter()
+            .map(|s| {
+                format!(
+                    "\"{}\" = {}\n",
+                    s.name,
+                    self.get(s.name).unwrap_or(s.default)
+                )
+            })
+            .collect()
     }
 
     /// A JSON object `{"name": value, ...}`.
     pub fn to_json(&self, specs: &[&ParamSpec]) -> String {
-        let map: BTreeMap<&str, i32> =
-            specs.iter().map(|s| (s.name, self.get(s.name).unwrap_or(s.default))).collect();
+        let map: BTreeMap<&str, i32> = specs
+            .iter()
+            .map(|s| (s.name, self.get(s.name).unwrap_or(s.default)))
+            .collect();
         serde_json::to_string_pretty(&map).unwrap_or_default()
     }
 
@@ -275,23 +297,33 @@ impl Params {
         let pairs: Vec<(String, i64)> = if text.trim_start().starts_with('{') {
             let value: serde_json::Value =
                 serde_json::from_str(text).map_err(|e| ParamError::File(format!("JSON: {e}")))?;
-            let object = value.as_object().ok_or_else(|| ParamError::File("JSON: expected an object".into()))?;
+            let object = value
+                .as_object()
+                .ok_or_else(|| ParamError::File("JSON: expected an object".into()))?;
             object
                 .iter()
                 .map(|(k, v)| {
                     v.as_i64()
                         .map(|n| (k.clone(), n))
-                        .ok_or_else(|| ParamError::NotInteger { name: k.clone(), value: v.to_string() })
+                        .ok_or_else(|| ParamError::NotInteger {
+                            name: k.clone(),
+                            value: v.to_string(),
+                        })
                 })
                 .collect::<Result<_, _>>()?
         } else {
-            let table: toml::Table = text.parse().map_err(|e| ParamError::File(format!("TOML: {e}")))?;
+            let table: toml::Table = text
+                .parse()
+                .map_err(|e| ParamError::File(format!("TOML: {e}")))?;
             table
                 .iter()
                 .map(|(k, v)| {
                     v.as_integer()
                         .map(|n| (k.clone(), n))
-                        .ok_or_else(|| ParamError::NotInteger { name: k.clone(), value: v.to_string() })
+                        .ok_or_else(|| ParamError::NotInteger {
+                            name: k.clone(),
+                            value: v.to_string(),
+                        })
                 })
                 .collect::<Result<_, _>>()?
         };
@@ -328,9 +360,18 @@ mod tests {
         let mut p = Params::default();
         p.set("afc.falcon.mg", 555).unwrap();
         assert_eq!(p.afc_falcon_mg, 555);
-        assert!(matches!(p.set("afc.falcon.mg", 5000), Err(ParamError::OutOfRange { .. })));
-        assert!(matches!(p.set("afc.dragon.mg", 1), Err(ParamError::Unknown(_))));
-        assert!(matches!(p.set_text("eval.tempo", "ten"), Err(ParamError::NotInteger { .. })));
+        assert!(matches!(
+            p.set("afc.falcon.mg", 5000),
+            Err(ParamError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            p.set("afc.dragon.mg", 1),
+            Err(ParamError::Unknown(_))
+        ));
+        assert!(matches!(
+            p.set_text("eval.tempo", "ten"),
+            Err(ParamError::NotInteger { .. })
+        ));
         assert_eq!(p.afc_falcon_mg, 555);
     }
 

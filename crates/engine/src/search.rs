@@ -144,7 +144,10 @@ pub(crate) struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    #[expect(clippy::too_many_arguments, reason = "a search is assembled from its parts once")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a search is assembled from its parts once"
+    )]
     pub(crate) fn new(
         params: &'a Params,
         eval: &'a Evaluator,
@@ -176,18 +179,32 @@ impl<'a> Searcher<'a> {
 
     /// Iterative deepening from `root`, calling `listener` after every
     /// completed iteration.
-    pub(crate) fn run(&mut self, root: &Position, listener: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+    pub(crate) fn run(
+        &mut self,
+        root: &Position,
+        listener: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         let legal = root.legal_moves();
         let mut result = SearchResult {
             best: legal.first().copied(),
-            info: SearchInfo { depth: 0, seldepth: 0, score: Score::Centipawns(0), nodes: 0, time: Duration::ZERO, pv: Vec::new() },
+            info: SearchInfo {
+                depth: 0,
+                seldepth: 0,
+                score: Score::Centipawns(0),
+                nodes: 0,
+                time: Duration::ZERO,
+                pv: Vec::new(),
+            },
         };
         if legal.is_empty() {
             let score = if root.in_check() { -MATE } else { 0 };
             result.info.score = Score::from_internal(score);
             return result;
         }
-        let max_depth = self.limits.depth.map_or(MAX_PLY as u32 - 2, |d| d.clamp(1, MAX_PLY as u32 - 2));
+        let max_depth = self
+            .limits
+            .depth
+            .map_or(MAX_PLY as u32 - 2, |d| d.clamp(1, MAX_PLY as u32 - 2));
         let mut previous = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
@@ -200,7 +217,11 @@ impl<'a> Searcher<'a> {
                 break;
             }
             previous = score;
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
             result.best = pv.first().copied().or(result.best);
             result.info = SearchInfo {
                 depth,
@@ -214,7 +235,11 @@ impl<'a> Searcher<'a> {
             if self.stopped || self.deadline.soft_expired(self.started) {
                 break;
             }
-            if score.abs() >= MATE_BOUND && self.limits.depth.is_none() && self.limits.nodes.is_none() && depth > 8 {
+            if score.abs() >= MATE_BOUND
+                && self.limits.depth.is_none()
+                && self.limits.nodes.is_none()
+                && depth > 8
+            {
                 // A mate found and proven deeper is not going to change.
                 if self.limits.infinite {
                     continue;
@@ -258,13 +283,11 @@ impl<'a> Searcher<'a> {
         if self.stopped {
             return true;
         }
-        if let Some(limit) = self.limits.nodes {
-            if self.nodes >= limit {
-                self.stopped = true;
-                return true;
-            }
+        if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
+            self.stopped = true;
+            return true;
         }
-        if self.nodes % 1024 == 0
+        if self.nodes.is_multiple_of(1024)
             && (self.stop.load(Ordering::Relaxed) || self.deadline.hard_expired(self.started))
         {
             self.stopped = true;
@@ -275,10 +298,24 @@ impl<'a> Searcher<'a> {
     fn is_repetition(&self, pos: &Position) -> bool {
         let window = pos.halfmove_clock() as usize;
         let hash = pos.hash();
-        self.history.iter().rev().skip(1).step_by(2).take(window / 2).any(|&h| h == hash)
+        self.history
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .take(window / 2)
+            .any(|&h| h == hash)
     }
 
-    fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: usize, null_ok: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
         self.pv_len[ply] = ply;
         let in_check = pos.in_check();
         if depth <= 0 && !in_check {
@@ -319,9 +356,16 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let static_eval = if in_check { -INFINITY } else { self.eval.evaluate(pos) };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.eval.evaluate(pos)
+        };
         if !pv_node && !in_check && ply > 0 {
-            if depth <= 6 && static_eval - self.params.rfp_margin * depth >= beta && beta.abs() < MATE_BOUND {
+            if depth <= 6
+                && static_eval - self.params.rfp_margin * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             if null_ok && depth >= 3 && static_eval >= beta && self.has_pieces(pos) {
@@ -417,7 +461,8 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(hash, best_move, to_tt(best, ply), depth, bound);
+        self.tt
+            .store(hash, best_move, to_tt(best, ply), depth, bound);
         best
     }
 
@@ -431,7 +476,11 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.eval.evaluate(pos) };
         }
-        let stand_pat = if in_check { -INFINITY } else { self.eval.evaluate(pos) };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            self.eval.evaluate(pos)
+        };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -442,7 +491,8 @@ impl<'a> Searcher<'a> {
         }
         let mut moves = MoveList::new();
         for &m in all.iter() {
-            let tactical = pos.captured_kind(m).is_some() || m.promotion_kind() == Some(PieceKind::Queen);
+            let tactical =
+                pos.captured_kind(m).is_some() || m.promotion_kind() == Some(PieceKind::Queen);
             if in_check || tactical {
                 moves.push(m);
             }
@@ -453,7 +503,9 @@ impl<'a> Searcher<'a> {
             let m = pick(&mut moves, &mut scores, index);
             if !in_check {
                 let gain = pos.captured_kind(m).map_or(0, |k| self.eval.piece_value(k));
-                if stand_pat + gain + self.params.delta_margin < alpha && m.promotion_kind().is_none() {
+                if stand_pat + gain + self.params.delta_margin < alpha
+                    && m.promotion_kind().is_none()
+                {
                     continue;
                 }
             }
@@ -506,9 +558,20 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn score_moves(&self, pos: &Position, moves: &MoveList, hash_move: Option<Move>, ply: usize) -> Vec<i32> {
+    fn score_moves(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        hash_move: Option<Move>,
+        ply: usize,
+    ) -> Vec<i32> {
         let side = pos.side_to_move();
-        let killers = self.heuristics.killers.get(ply).copied().unwrap_or([None; 2]);
+        let killers = self
+            .heuristics
+            .killers
+            .get(ply)
+            .copied()
+            .unwrap_or([None; 2]);
         moves
             .iter()
             .map(|&m| {
@@ -516,7 +579,9 @@ impl<'a> Searcher<'a> {
                     return 1 << 30;
                 }
                 if let Some(victim) = pos.captured_kind(m) {
-                    let attacker = pos.moving_piece(m).map_or(0, |p| self.eval.piece_value(p.kind));
+                    let attacker = pos
+                        .moving_piece(m)
+                        .map_or(0, |p| self.eval.piece_value(p.kind));
                     return (1 << 28) + self.eval.piece_value(victim) * 16 - attacker / 16;
                 }
                 if let Some(p) = m.promotion_kind() {
@@ -549,7 +614,9 @@ fn pick(moves: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
 }
 
 fn is_quiet(pos: &Position, m: Move) -> bool {
-    pos.captured_kind(m).is_none() && m.promotion_kind().is_none() && m.kind() != MoveKind::EnPassant
+    pos.captured_kind(m).is_none()
+        && m.promotion_kind().is_none()
+        && m.kind() != MoveKind::EnPassant
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {

@@ -35,8 +35,15 @@ impl Table {
     pub(crate) fn new(megabytes: usize) -> Table {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let wanted = bytes / std::mem::size_of::<Option<Entry>>();
-        let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        Table { entries: vec![None; count.max(1)], mask: count.max(1) - 1 }
+        let count = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
+        Table {
+            entries: vec![None; count.max(1)],
+            mask: count.max(1) - 1,
+        }
     }
 
     /// Forgets everything.
@@ -58,15 +65,28 @@ impl Table {
     /// Stores a result, keeping a deeper result of the same position unless
     /// the new one is exact.
     #[inline]
-    pub(crate) fn store(&mut self, hash: u64, best: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    pub(crate) fn store(
+        &mut self,
+        hash: u64,
+        best: Option<Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         let i = self.index(hash);
         let check = (hash >> 32) as u32;
-        if let Some(old) = self.entries[i] {
-            if old.check == check && i32::from(old.depth) > depth + 2 && bound != Bound::Exact {
-                return;
-            }
+        if let Some(old) = self.entries[i]
+            && old.check == check
+            && i32::from(old.depth) > depth + 2
+            && bound != Bound::Exact
+        {
+            return;
         }
-        let best = best.or_else(|| self.entries[i].filter(|e| e.check == check).and_then(|e| e.best));
+        let best = best.or_else(|| {
+            self.entries[i]
+                .filter(|e| e.check == check)
+                .and_then(|e| e.best)
+        });
         self.entries[i] = Some(Entry {
             check,
             best,

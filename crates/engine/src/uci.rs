@@ -89,7 +89,10 @@ pub enum UciParseError {
 }
 
 fn malformed(command: &'static str, reason: impl Into<String>) -> UciParseError {
-    UciParseError::Malformed { command, reason: reason.into() }
+    UciParseError::Malformed {
+        command,
+        reason: reason.into(),
+    }
 }
 
 /// Parses one line. Empty lines give `Ok(None)`.
@@ -98,7 +101,9 @@ fn malformed(command: &'static str, reason: impl Into<String>) -> UciParseError 
 /// [`UciParseError`] saying what is wrong.
 pub fn parse_command(line: &str) -> Result<Option<UciCommand>, UciParseError> {
     let mut words = line.split_whitespace();
-    let Some(first) = words.next() else { return Ok(None) };
+    let Some(first) = words.next() else {
+        return Ok(None);
+    };
     let rest: Vec<&str> = words.collect();
     let command = match first {
         "uci" => UciCommand::Uci,
@@ -118,7 +123,10 @@ pub fn parse_command(line: &str) -> Result<Option<UciCommand>, UciParseError> {
 
 fn parse_setoption(words: &[&str]) -> Result<UciCommand, UciParseError> {
     if words.first() != Some(&"name") {
-        return Err(malformed("setoption", "expected 'setoption name NAME [value VALUE]'"));
+        return Err(malformed(
+            "setoption",
+            "expected 'setoption name NAME [value VALUE]'",
+        ));
     }
     let value_at = words.iter().position(|w| *w == "value");
     let name_words = &words[1..value_at.unwrap_or(words.len())];
@@ -126,7 +134,10 @@ fn parse_setoption(words: &[&str]) -> Result<UciCommand, UciParseError> {
         return Err(malformed("setoption", "missing option name"));
     }
     let value = value_at.map(|i| words[i + 1..].join(" "));
-    Ok(UciCommand::SetOption { name: name_words.join(" "), value })
+    Ok(UciCommand::SetOption {
+        name: name_words.join(" "),
+        value,
+    })
 }
 
 fn parse_position(words: &[&str]) -> Result<UciCommand, UciParseError> {
@@ -139,7 +150,9 @@ fn parse_position(words: &[&str]) -> Result<UciCommand, UciParseError> {
         Some(&"fen") => return Err(malformed("position", "missing FEN after 'fen'")),
         _ => return Err(malformed("position", "expected 'startpos' or 'fen FEN'")),
     };
-    let moves = moves_at.map(|i| words[i + 1..].iter().map(|s| (*s).to_owned()).collect()).unwrap_or_default();
+    let moves = moves_at
+        .map(|i| words[i + 1..].iter().map(|s| (*s).to_owned()).collect())
+        .unwrap_or_default();
     Ok(UciCommand::Position { start, moves })
 }
 
@@ -150,7 +163,9 @@ fn parse_go(words: &[&str]) -> Result<GoCommand, UciParseError> {
         let key = words[i];
         let mut number = || -> Result<u64, UciParseError> {
             i += 1;
-            let text = words.get(i).ok_or_else(|| malformed("go", format!("'{key}' needs a number")))?;
+            let text = words
+                .get(i)
+                .ok_or_else(|| malformed("go", format!("'{key}' needs a number")))?;
             text.parse::<i64>()
                 .map(|n| n.max(0) as u64)
                 .map_err(|_| malformed("go", format!("'{key}' needs a number, got '{text}'")))
@@ -163,7 +178,9 @@ fn parse_go(words: &[&str]) -> Result<GoCommand, UciParseError> {
             "btime" => go.clock_ms[1] = Some(number()?),
             "winc" => go.clock_ms[2] = Some(number()?),
             "binc" => go.clock_ms[3] = Some(number()?),
-            "movestogo" => go.limits.moves_to_go = Some(u32::try_from(number()?).unwrap_or(u32::MAX)),
+            "movestogo" => {
+                go.limits.moves_to_go = Some(u32::try_from(number()?).unwrap_or(u32::MAX))
+            }
             "infinite" => go.limits.infinite = true,
             "ponder" => {}
             "mate" => go.limits.depth = Some(u32::try_from(number()? * 2).unwrap_or(u32::MAX)),
@@ -208,7 +225,11 @@ struct Session {
 impl Session {
     fn variant(&self) -> Result<VariantKind, String> {
         let base = VariantKind::from_name(&self.variant_name).map_err(|e| e.to_string())?;
-        Ok(if base == VariantKind::Chess && self.chess960 { VariantKind::Chess960 } else { base })
+        Ok(if base == VariantKind::Chess && self.chess960 {
+            VariantKind::Chess960
+        } else {
+            base
+        })
     }
 
     fn wait_for_search(&mut self) {
@@ -218,7 +239,9 @@ impl Session {
     }
 
     fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
-        self.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.engine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn error(&self, message: &str) {
@@ -299,7 +322,11 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let need = || value.map(str::trim).ok_or_else(|| format!("option '{name}' needs a value"));
+        let need = || {
+            value
+                .map(str::trim)
+                .ok_or_else(|| format!("option '{name}' needs a value"))
+        };
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 let v = need()?;
@@ -311,12 +338,16 @@ impl Session {
                 self.chess960 = match need()? {
                     "true" => true,
                     "false" => false,
-                    other => return Err(format!("UCI_Chess960 must be true or false, got '{other}'")),
+                    other => {
+                        return Err(format!("UCI_Chess960 must be true or false, got '{other}'"));
+                    }
                 };
                 self.position = None;
             }
             "hash" => {
-                let mb: usize = need()?.parse().map_err(|_| "Hash needs a number of MB".to_owned())?;
+                let mb: usize = need()?
+                    .parse()
+                    .map_err(|_| "Hash needs a number of MB".to_owned())?;
                 if !(1..=MAX_HASH_MB).contains(&mb) {
                     return Err(format!("Hash {mb} is outside [1, {MAX_HASH_MB}]"));
                 }
@@ -324,13 +355,21 @@ impl Session {
             }
             "threads" => {
                 if need()? != "1" {
-                    return Err("Threads: only 1 is supported (ajaxlab plays games in parallel instead)".into());
+                    return Err(
+                        "Threads: only 1 is supported (ajaxlab plays games in parallel instead)"
+                            .into(),
+                    );
                 }
             }
             "startposition" => {
-                let n: u32 = need()?.parse().map_err(|_| "StartPosition needs a number".to_owned())?;
+                let n: u32 = need()?
+                    .parse()
+                    .map_err(|_| "StartPosition needs a number".to_owned())?;
                 if n >= AMRC_START_COUNT {
-                    return Err(format!("StartPosition {n} is outside [0, {}]", AMRC_START_COUNT - 1));
+                    return Err(format!(
+                        "StartPosition {n} is outside [0, {}]",
+                        AMRC_START_COUNT - 1
+                    ));
                 }
                 self.start_position = n;
             }
@@ -341,14 +380,20 @@ impl Session {
                     .find(|s| s.name.eq_ignore_ascii_case(name))
                     .ok_or_else(|| format!("unknown option '{name}'"))?;
                 let mut params: Params = self.engine().params().clone();
-                params.set_text(spec.name, need()?).map_err(|e| e.to_string())?;
+                params
+                    .set_text(spec.name, need()?)
+                    .map_err(|e| e.to_string())?;
                 self.engine().set_params(params);
             }
         }
         Ok(())
     }
 
-    fn set_position(&self, start: &StartPoint, moves: &[String]) -> Result<(Position, Vec<Move>), String> {
+    fn set_position(
+        &self,
+        start: &StartPoint,
+        moves: &[String],
+    ) -> Result<(Position, Vec<Move>), String> {
         let variant = self.variant()?;
         let root = match start {
             StartPoint::Fen(fen) => Position::from_fen(variant, fen).map_err(|e| e.to_string())?,
@@ -364,7 +409,9 @@ impl Session {
         let mut pos = root;
         let mut parsed = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            let m = pos.parse_uci(text).map_err(|e| format!("position: move {} ({text}): {e}", i + 1))?;
+            let m = pos
+                .parse_uci(text)
+                .map_err(|e| format!("position: move {} ({text}): {e}", i + 1))?;
             pos.play_unchecked(m);
             parsed.push(m);
         }
@@ -382,7 +429,9 @@ impl Session {
         let out = Arc::clone(&self.out);
         let stop = Arc::clone(&self.stop);
         self.search = Some(std::thread::spawn(move || {
-            let mut engine = engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut engine = engine
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if let Err(e) = engine.set_position(root, &moves) {
                 say(&out, &format!("info string error: {e}"));
                 say(&out, "bestmove 0000");
@@ -392,8 +441,12 @@ impl Session {
             for &m in &moves {
                 end.play_unchecked(m);
             }
-            let result = engine.go(&go.limits, &stop, &mut |info| say(&out, &info_line(&end, info)));
-            let best = result.and_then(|r| r.best).map_or("0000".to_owned(), |m| end.uci(m).to_string());
+            let result = engine.go(&go.limits, &stop, &mut |info| {
+                say(&out, &info_line(&end, info))
+            });
+            let best = result
+                .and_then(|r| r.best)
+                .map_or("0000".to_owned(), |m| end.uci(m).to_string());
             say(&out, &format!("bestmove {best}"));
         }));
     }

@@ -1,5 +1,10 @@
 //! The bench's node count is the engine's determinism signature.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
 use ajaxlab_engine::{Engine, bench};
 
 #[test]

@@ -1,5 +1,10 @@
 //! The UCI front end driven in-process: determinism, errors, limits.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
 use ajaxlab_engine::uci;
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
@@ -21,7 +26,11 @@ fn session(script: &str) -> Vec<String> {
     let out = Capture::default();
     uci::run(Cursor::new(script.to_owned()), out.clone());
     let bytes = out.0.lock().unwrap().clone();
-    String::from_utf8(bytes).unwrap().lines().map(str::to_owned).collect()
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Info lines without the fields that depend on the clock.
@@ -55,12 +64,17 @@ fn go_nodes_is_deterministic_around_ucinewgame() {
              ucinewgame\nposition startpos moves {moves}\ngo nodes 20000\nucinewgame\nquit\n"
         );
         let lines = session(&script);
-        let searches: Vec<&[String]> = lines.split_inclusive(|l| l.starts_with("bestmove")).collect();
+        let searches: Vec<&[String]> = lines
+            .split_inclusive(|l| l.starts_with("bestmove"))
+            .collect();
         assert_eq!(searches.len(), 2, "{lines:?}");
         let first = timeless(searches[0]);
         let second = timeless(searches[1]);
         assert!(first.last().unwrap().starts_with("bestmove "), "{first:?}");
-        assert!(first.iter().any(|l| l.starts_with("info depth")), "{first:?}");
+        assert!(
+            first.iter().any(|l| l.starts_with("info depth")),
+            "{first:?}"
+        );
         assert_eq!(first, second, "{variant}: the same search twice differs");
     }
 }
@@ -68,19 +82,41 @@ fn go_nodes_is_deterministic_around_ucinewgame() {
 #[test]
 fn uci_handshake_lists_the_options() {
     let lines = session("uci\nquit\n");
-    assert_eq!(lines.first().map(String::as_str), Some("id name ajaxlab 0.1.0"));
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("id name ajaxlab 0.1.0")
+    );
     assert_eq!(lines.last().map(String::as_str), Some("uciok"));
-    for option in ["UCI_Variant", "UCI_Chess960", "Hash", "Threads", "StartPosition", "afc.falcon.mg", "amrc.minister.hand.mg"] {
-        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} "))), "{option}");
+    for option in [
+        "UCI_Variant",
+        "UCI_Chess960",
+        "Hash",
+        "Threads",
+        "StartPosition",
+        "afc.falcon.mg",
+        "amrc.minister.hand.mg",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} "))),
+            "{option}"
+        );
     }
 }
 
 #[test]
 fn an_illegal_move_in_position_is_an_error_and_nothing_is_searched() {
     let lines = session("position startpos moves e2e4 e7e5 e1e3\ngo depth 3\nquit\n");
-    assert!(lines[0].starts_with("info string error: position: move 3 (e1e3)"), "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: position: move 3 (e1e3)"),
+        "{lines:?}"
+    );
     assert!(lines.iter().any(|l| l == "bestmove 0000"), "{lines:?}");
-    assert!(!lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -90,18 +126,29 @@ fn bad_options_and_go_commands_are_errors_without_effect() {
          setoption name Nonsense value 1\nsetoption name UCI_Variant value shogi\ngo depth -x\ngo wibble 3\nfoo\n\
          position startpos\ngo depth 2\nquit\n",
     );
-    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error:")).collect();
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .collect();
     assert_eq!(errors.len(), 8, "{lines:?}");
     assert!(errors[2].contains("afc.falcon.mg"), "{errors:?}");
     assert!(errors[4].contains("unknown variant 'shogi'"), "{errors:?}");
-    assert!(lines.last().unwrap().starts_with("bestmove "), "the session still works: {lines:?}");
+    assert!(
+        lines.last().unwrap().starts_with("bestmove "),
+        "the session still works: {lines:?}"
+    );
 }
 
 #[test]
 fn finds_mate_in_one() {
     // Chess: a back-rank mate in one (Qxd8#).
-    let lines = session("position fen 3r2k1/5ppp/8/8/8/8/3Q1PPP/3R2K1 w - - 0 1\ngo depth 6\nquit\n");
-    let last_info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    let lines =
+        session("position fen 3r2k1/5ppp/8/8/8/8/3Q1PPP/3R2K1 w - - 0 1\ngo depth 6\nquit\n");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
     assert!(last_info.contains("score mate 1"), "{last_info}");
     assert_eq!(lines.last().unwrap(), "bestmove d2d8");
 }
@@ -119,7 +166,9 @@ fn amrc_startpos_follows_the_start_position_option() {
 
 #[test]
 fn stop_ends_an_infinite_search_with_a_legal_move() {
-    let lines = session("setoption name UCI_Variant value ajaxfalcon\nposition startpos\ngo infinite\nisready\nstop\nquit\n");
+    let lines = session(
+        "setoption name UCI_Variant value ajaxfalcon\nposition startpos\ngo infinite\nisready\nstop\nquit\n",
+    );
     assert!(lines.iter().any(|l| l == "readyok"));
     let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
     assert_ne!(best, "bestmove 0000");

@@ -156,7 +156,9 @@ impl Position {
     /// (pseudo-legal; pawns: pushes and captures, no en passant). Empty for an
     /// empty square. For mobility terms of an evaluation.
     pub fn piece_targets(&self, sq: Square) -> Bitboard {
-        let Some(piece) = self.piece_at(sq) else { return Bitboard::EMPTY };
+        let Some(piece) = self.piece_at(sq) else {
+            return Bitboard::EMPTY;
+        };
         let us = piece.color;
         let occ = self.occupied();
         let f = Frame {
@@ -183,7 +185,9 @@ impl Position {
     /// Squares the piece on `sq` attacks (could capture on), with the current
     /// occupancy: capturing moves only, whatever stands there.
     pub fn piece_attacks(&self, sq: Square) -> Bitboard {
-        let Some(piece) = self.piece_at(sq) else { return Bitboard::EMPTY };
+        let Some(piece) = self.piece_at(sq) else {
+            return Bitboard::EMPTY;
+        };
         let t = self.tables();
         if piece.kind == PieceKind::Pawn {
             return t.pawn_attacks[piece.color.index()][sq.index()];

@@ -1,6 +1,11 @@
 //! One test per rule of RULES.md, each **[decided]** point named after what
 //! it decides.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
 use ajaxlab_rules::{
     Color, Game, Outcome, PieceKind, Position, Square, StartSpec, VariantKind, amrc_number,
     amrc_rank1,

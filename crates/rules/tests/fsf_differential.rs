@@ -10,6 +10,11 @@
 //! Needs a Python with pyffish: `AJAXLAB_FSF_PYTHON`, else `.venv/bin/python`
 //! at the repository root (`.ci/run` creates it).
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
 use ajaxlab_rules::{Position, StartSpec, VariantKind};
 use std::io::Write;
 use std::path::PathBuf;

@@ -3,6 +3,11 @@
 //! default suite quick. `cargo test -p ajaxlab-rules --release --test
 //! perft_suites -- --ignored` runs every depth.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
 use ajaxlab_rules::{PerftSuite, Position, VariantKind, perft};
 use std::path::PathBuf;
 

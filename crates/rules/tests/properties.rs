@@ -6,6 +6,11 @@
 //! move; every legal move leaves the mover's king safe; the bulk count equals
 //! the generated list; and taking a move back restores the exact position.
 
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
 use ajaxlab_rules::{
     AMRC_START_COUNT, CHESS960_START_COUNT, Game, PerftSuite, Position, StartSpec, UciMove,
     VariantKind,

@@ -65,7 +65,12 @@ const POSITIONS: &[(VariantKind, &str, u32)] = &[
 ];
 
 pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
-    let Some(BenchKind::Perft { fsf, fsf_variants, quick }) = &args.what else {
+    let Some(BenchKind::Perft {
+        fsf,
+        fsf_variants,
+        quick,
+    }) = &args.what
+    else {
         return engine_bench(args.depth);
     };
     let mut fsf_engine = match fsf {
@@ -122,7 +127,10 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
 fn engine_bench(depth: u32) -> anyhow::Result<std::process::ExitCode> {
     let mut engine = ajaxlab_engine::Engine::new(ajaxlab_engine::DEFAULT_HASH_MB);
     let report = ajaxlab_engine::bench::run(&mut engine, depth);
-    for ((variant, fen), nodes) in ajaxlab_engine::bench::POSITIONS.iter().zip(&report.per_position) {
+    for ((variant, fen), nodes) in ajaxlab_engine::bench::POSITIONS
+        .iter()
+        .zip(&report.per_position)
+    {
         println!("{:<20} {nodes:>10}  {fen}", variant.name());
     }
     println!("depth {depth}");

@@ -2,7 +2,9 @@
 //! subcommand.
 
 mod bench;
+mod book;
 mod fen;
+mod match_cmd;
 mod params;
 mod perft;
 mod position_args;
@@ -27,6 +29,10 @@ enum Command {
     Fen(fen::FenArgs),
     /// Engine bench (node-count signature and speed), or perft speed.
     Bench(bench::BenchArgs),
+    /// Play a match between two players and store every game as Parquet.
+    Match(match_cmd::MatchArgs),
+    /// Generate an opening book of balanced positions.
+    Book(book::BookArgs),
     /// Run the engine as a UCI engine on standard input/output.
     Uci,
     /// Print the engine's tunable parameters.
@@ -40,6 +46,8 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fen(args) => fen::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Uci => uci::run(),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Book(args) => book::run(&args),
         Command::Params(args) => params::run(&args),
     }
 }

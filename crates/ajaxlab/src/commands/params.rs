@@ -42,7 +42,8 @@ pub(crate) fn prefix(variant: VariantKind) -> &'static str {
 pub(crate) fn run(args: &ParamsArgs) -> anyhow::Result<ExitCode> {
     let params = match &args.from {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
             Params::from_text(&text).with_context(|| path.display().to_string())?
         }
         None => Params::default(),

@@ -1,0 +1,101 @@
+//! `ajaxlab match`: a match between two players from a TOML config, with
+//! the common settings as flags that override it.
+
+use ajaxlab_arena::config::read_match_file;
+use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, run_match};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `ajaxlab match`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct MatchArgs {
+    /// A match file (TOML); flags below override it.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Variant.
+    #[arg(long)]
+    variant: Option<String>,
+    /// Games to play (played as pairs, colours swapped).
+    #[arg(long)]
+    games: Option<u64>,
+    /// Games at once (default: all cores).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Time control of both players: nodes=N, depth=N, movetime=MS or BASE+INC.
+    #[arg(long)]
+    tc: Option<String>,
+    /// A player, twice: builtin[:PARAMS.toml] or uci:PATH[,option=value…] (arg=X adds an argument).
+    #[arg(long = "player")]
+    players: Vec<String>,
+    /// Openings: start, random, range:A-B, list:FILE or file:FILE.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Random plies after each start.
+    #[arg(long)]
+    random_plies: Option<u32>,
+    /// Output directory for Parquet (and PGN) files.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Seed of the openings.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Also write games.pgn.
+    #[arg(long)]
+    pgn: bool,
+    /// No progress bar or log lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let file = match &args.config {
+        Some(path) => read_match_file(path)?,
+        None => MatchFile::default(),
+    };
+    let overrides = Overrides {
+        variant: args.variant,
+        games: args.games,
+        concurrency: args.concurrency,
+        tc: args.tc,
+        players: args.players,
+        openings: args.openings,
+        random_plies: args.random_plies,
+        out: args.out,
+        seed: args.seed,
+    };
+    let mut config = MatchConfig::build(file, overrides)?;
+    config.pgn |= args.pgn;
+    eprintln!(
+        "{}: {} vs {} ({} / {}), {} games, {} at once, openings {:?}+{} plies, output {}",
+        config.variant,
+        config.players[0].name,
+        config.players[1].name,
+        config.players[0].tc,
+        config.players[1].tc,
+        config.pairs * 2,
+        config.concurrency,
+        config.openings.source,
+        config.openings.random_plies,
+        config.out.display()
+    );
+    let progress = if args.quiet {
+        Progress::Quiet
+    } else {
+        Progress::Auto
+    };
+    let summary = run_match(&config, progress)?;
+    let games = summary.stats.games();
+    println!(
+        "{} vs {}: {}",
+        config.players[0].name, config.players[1].name, summary.stats
+    );
+    println!(
+        "{games} games in {:.1} s ({:.0} games/hour)",
+        summary.elapsed.as_secs_f64(),
+        games as f64 * 3600.0 / summary.elapsed.as_secs_f64().max(1e-9)
+    );
+    for f in &summary.files {
+        println!("wrote {}", f.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,539 @@
+//! Match configuration: a TOML file (`deny_unknown_fields`) whose common
+//! settings command-line flags override, validated into [`MatchConfig`]
+//! with errors that name the key.
+
+use crate::opening::{OpeningError, Openings};
+use crate::player::UciPlayerConfig;
+use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
+use crate::tc::TimeControl;
+use ajaxlab_engine::{DEFAULT_HASH_MB, Params};
+use ajaxlab_rules::VariantKind;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A match file as written.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchFile {
+    /// Variant name.
+    pub variant: Option<String>,
+    /// Games to play (played as games/2 pairs).
+    pub games: Option<u64>,
+    /// Games played at once.
+    pub concurrency: Option<usize>,
+    /// Seed of openings.
+    pub seed: Option<u64>,
+    /// Output directory.
+    pub out: Option<PathBuf>,
+    /// Run id stored in every record.
+    pub run_id: Option<String>,
+    /// Opening spec: start, random, range:A-B, list:FILE, file:FILE.
+    pub openings: Option<String>,
+    /// Random plies after each start.
+    pub random_plies: Option<u32>,
+    /// Time control for players that set none.
+    pub tc: Option<String>,
+    /// Transposition table per builtin player, MB.
+    pub hash_mb: Option<usize>,
+    /// Also write `games.pgn`.
+    pub pgn: Option<bool>,
+    /// Clock overrun allowed before a loss on time, milliseconds.
+    pub time_margin_ms: Option<u64>,
+    /// The two players.
+    pub players: Option<Vec<PlayerFile>>,
+    /// Adjudication rules.
+    pub adjudication: Option<Adjudication>,
+}
+
+/// A player as written.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerFile {
+    /// Display name.
+    pub name: Option<String>,
+    /// `builtin` or `uci`.
+    pub engine: String,
+    /// The binary, for `uci`.
+    pub path: Option<PathBuf>,
+    /// Arguments, for `uci`.
+    pub args: Option<Vec<String>>,
+    /// Parameter file (TOML or JSON), for `builtin`.
+    pub params: Option<PathBuf>,
+    /// `setoption` values, for `uci`.
+    pub options: Option<BTreeMap<String, toml::Value>>,
+    /// Time control of this player.
+    pub tc: Option<String>,
+    /// Seconds allowed for start-up, for `uci`.
+    pub startup_timeout_s: Option<u64>,
+    /// Seconds allowed per move under node/depth limits, for `uci`.
+    pub move_timeout_s: Option<u64>,
+}
+
+/// Flags that override the file.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// `--variant`
+    pub variant: Option<String>,
+    /// `--games`
+    pub games: Option<u64>,
+    /// `--concurrency`
+    pub concurrency: Option<usize>,
+    /// `--tc` (both players)
+    pub tc: Option<String>,
+    /// `--player`, zero or two
+    pub players: Vec<String>,
+    /// `--openings`
+    pub openings: Option<String>,
+    /// `--random-plies`
+    pub random_plies: Option<u32>,
+    /// `--out`
+    pub out: Option<PathBuf>,
+    /// `--seed`
+    pub seed: Option<u64>,
+}
+
+/// What a player is.
+#[derive(Clone, Debug)]
+pub enum PlayerKind {
+    /// The builtin engine with these parameters.
+    Builtin(Params),
+    /// An external UCI engine.
+    Uci(UciPlayerConfig),
+}
+
+/// A validated player.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// Display name.
+    pub name: String,
+    /// What it is.
+    pub kind: PlayerKind,
+    /// Its time control.
+    pub tc: TimeControl,
+}
+
+/// A validated match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Variant.
+    pub variant: VariantKind,
+    /// Pairs to play.
+    pub pairs: u64,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Run id.
+    pub run_id: String,
+    /// Openings.
+    pub openings: Openings,
+    /// The two players; the first is the one whose Elo is reported.
+    pub players: [PlayerConfig; 2],
+    /// Adjudication.
+    pub adjudication: Adjudication,
+    /// Hash per builtin player, MB.
+    pub hash_mb: usize,
+    /// Write PGN too.
+    pub pgn: bool,
+    /// Clock overrun allowed.
+    pub time_margin: Duration,
+}
+
+/// A configuration error, naming the key.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {message}")]
+pub struct ConfigError {
+    /// The key (`players[1].tc`, `--games`, `openings`).
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn err(key: impl Into<String>, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        key: key.into(),
+        message: message.into(),
+    }
+}
+
+/// Reads a match file.
+///
+/// # Errors
+/// [`ConfigError`] with the TOML error (which names the key and line).
+pub fn read_match_file(path: &Path) -> Result<MatchFile, ConfigError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| err(&shown, e.to_string()))?;
+    toml::from_str(&text).map_err(|e| err(&shown, e.to_string().trim_end().to_owned()))
+}
+
+fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
+    text.parse().map_err(|_| {
+        err(
+            key,
+            format!("'{text}': expected nodes=N, depth=N, movetime=MS or BASE+INC (e.g. 10+0.1)"),
+        )
+    })
+}
+
+/// Parses a `--player` spec: `builtin[:PARAMS]` or `uci:PATH[,option=value…]`
+/// (`arg=X` adds a command-line argument, `name=X` names the player).
+///
+/// # Errors
+/// [`ConfigError`] naming `--player`.
+pub fn player_from_spec(spec: &str) -> Result<PlayerFile, ConfigError> {
+    let key = format!("--player {spec}");
+    if spec == "builtin" {
+        return Ok(PlayerFile {
+            engine: "builtin".into(),
+            ..PlayerFile::default()
+        });
+    }
+    if let Some(params) = spec.strip_prefix("builtin:") {
+        return Ok(PlayerFile {
+            engine: "builtin".into(),
+            params: Some(params.into()),
+            ..PlayerFile::default()
+        });
+    }
+    let Some(rest) = spec.strip_prefix("uci:") else {
+        return Err(err(
+            key,
+            "expected builtin[:PARAMS.toml] or uci:PATH[,option=value...]",
+        ));
+    };
+    let mut parts = rest.split(',');
+    let path = parts
+        .next()
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| err(&key, "missing engine path"))?;
+    let mut file = PlayerFile {
+        engine: "uci".into(),
+        path: Some(path.into()),
+        ..PlayerFile::default()
+    };
+    let mut options = BTreeMap::new();
+    let mut args = Vec::new();
+    for part in parts {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| err(&key, format!("'{part}' is not option=value")))?;
+        match k {
+            "arg" => args.push(v.to_owned()),
+            "name" => file.name = Some(v.to_owned()),
+            "tc" => file.tc = Some(v.to_owned()),
+            _ => {
+                options.insert(k.to_owned(), toml::Value::String(v.to_owned()));
+            }
+        }
+    }
+    file.options = Some(options);
+    file.args = Some(args);
+    Ok(file)
+}
+
+fn option_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn player(
+    index: usize,
+    file: &PlayerFile,
+    variant: VariantKind,
+    default_tc: &Option<String>,
+    tc_override: &Option<String>,
+) -> Result<PlayerConfig, ConfigError> {
+    let key = |k: &str| format!("players[{index}].{k}");
+    let tc_text = tc_override
+        .as_ref()
+        .or(file.tc.as_ref())
+        .or(default_tc.as_ref());
+    let tc = match tc_text {
+        Some(t) => parse_tc(
+            &if tc_override.is_some() {
+                "--tc".to_owned()
+            } else if file.tc.is_some() {
+                key("tc")
+            } else {
+                "tc".to_owned()
+            },
+            t,
+        )?,
+        None => TimeControl::Nodes(5000),
+    };
+    let kind = match file.engine.as_str() {
+        "builtin" => {
+            let params = match &file.params {
+                Some(path) => {
+                    let text = std::fs::read_to_string(path)
+                        .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?;
+                    Params::from_text(&text)
+                        .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?
+                }
+                None => Params::default(),
+            };
+            for (field, present) in [
+                ("path", file.path.is_some()),
+                (
+                    "options",
+                    file.options.as_ref().is_some_and(|o| !o.is_empty()),
+                ),
+            ] {
+                if present {
+                    return Err(err(key(field), "only for engine = \"uci\""));
+                }
+            }
+            PlayerKind::Builtin(params)
+        }
+        "uci" => {
+            let command = file
+                .path
+                .clone()
+                .ok_or_else(|| err(key("path"), "required for engine = \"uci\""))?;
+            if file.params.is_some() {
+                return Err(err(
+                    key("params"),
+                    "only for engine = \"builtin\" (set UCI options with options)",
+                ));
+            }
+            PlayerKind::Uci(UciPlayerConfig {
+                name: String::new(),
+                command,
+                args: file.args.clone().unwrap_or_default(),
+                options: file
+                    .options
+                    .iter()
+                    .flatten()
+                    .map(|(k, v)| (k.clone(), option_text(v)))
+                    .collect(),
+                variant,
+                startup_timeout: Duration::from_secs(file.startup_timeout_s.unwrap_or(10)),
+                move_timeout: Duration::from_secs(file.move_timeout_s.unwrap_or(60)),
+            })
+        }
+        other => {
+            return Err(err(
+                key("engine"),
+                format!("'{other}': expected \"builtin\" or \"uci\""),
+            ));
+        }
+    };
+    let default_name = match &kind {
+        PlayerKind::Builtin(_) => {
+            if index == 0 {
+                "ajaxlab-a".to_owned()
+            } else {
+                "ajaxlab-b".to_owned()
+            }
+        }
+        PlayerKind::Uci(c) => c
+            .command
+            .file_stem()
+            .map_or("engine".into(), |s| s.to_string_lossy().into_owned()),
+    };
+    let name = file.name.clone().unwrap_or(default_name);
+    let kind = match kind {
+        PlayerKind::Uci(mut c) => {
+            c.name = name.clone();
+            PlayerKind::Uci(c)
+        }
+        other => other,
+    };
+    Ok(PlayerConfig { name, kind, tc })
+}
+
+impl MatchConfig {
+    /// Validates a match file with flag overrides.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the first bad key.
+    pub fn build(file: MatchFile, o: Overrides) -> Result<MatchConfig, ConfigError> {
+        let variant_text = o
+            .variant
+            .or(file.variant)
+            .unwrap_or_else(|| "ajax-falcon".to_owned());
+        let variant =
+            VariantKind::from_name(&variant_text).map_err(|e| err("variant", e.to_string()))?;
+        let games = o.games.or(file.games).unwrap_or(100);
+        if games < 2 || !games.is_multiple_of(2) {
+            return Err(err(
+                "games",
+                format!("{games}: must be an even number ≥ 2 (games are played in pairs)"),
+            ));
+        }
+        let concurrency = o
+            .concurrency
+            .or(file.concurrency)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if concurrency == 0 || concurrency > 1024 {
+            return Err(err(
+                "concurrency",
+                format!("{concurrency}: must be 1..1024"),
+            ));
+        }
+        let files: Vec<PlayerFile> = if o.players.is_empty() {
+            file.players.unwrap_or_else(|| {
+                vec![
+                    PlayerFile {
+                        engine: "builtin".into(),
+                        ..Default::default()
+                    };
+                    2
+                ]
+            })
+        } else {
+            o.players
+                .iter()
+                .map(|s| player_from_spec(s))
+                .collect::<Result<_, _>>()?
+        };
+        if files.len() != 2 {
+            return Err(err(
+                if o.players.is_empty() {
+                    "players"
+                } else {
+                    "--player"
+                },
+                format!("{} given, exactly 2 needed", files.len()),
+            ));
+        }
+        let players = [
+            player(0, &files[0], variant, &file.tc, &o.tc)?,
+            player(1, &files[1], variant, &file.tc, &o.tc)?,
+        ];
+        let mut players = players;
+        if players[0].name == players[1].name {
+            players[1].name.push_str("-2");
+            if let PlayerKind::Uci(c) = &mut players[1].kind {
+                c.name = players[1].name.clone();
+            }
+        }
+        let seed = o.seed.or(file.seed).unwrap_or(1);
+        let spec = o.openings.or(file.openings).unwrap_or_else(|| {
+            if matches!(
+                variant,
+                VariantKind::AjaxModernRandom | VariantKind::Chess960
+            ) {
+                "random".into()
+            } else {
+                "start".into()
+            }
+        });
+        let default_plies = if matches!(variant, VariantKind::AjaxFalcon | VariantKind::Chess) {
+            4
+        } else {
+            0
+        };
+        let random_plies = o
+            .random_plies
+            .or(file.random_plies)
+            .unwrap_or(default_plies);
+        let openings = Openings::parse(variant, &spec, random_plies)
+            .map_err(|e: OpeningError| err("openings", e.to_string()))?;
+        let hash_mb = file.hash_mb.unwrap_or(DEFAULT_HASH_MB.min(8));
+        if hash_mb == 0 {
+            return Err(err("hash_mb", "must be at least 1"));
+        }
+        let run_id = file
+            .run_id
+            .unwrap_or_else(|| format!("match-{}-{seed}", variant.name()));
+        Ok(MatchConfig {
+            variant,
+            pairs: games / 2,
+            concurrency,
+            seed,
+            out: o
+                .out
+                .or(file.out)
+                .unwrap_or_else(|| PathBuf::from("runs").join(&run_id)),
+            run_id,
+            openings,
+            players,
+            adjudication: file.adjudication.unwrap_or_default(),
+            hash_mb,
+            pgn: file.pgn.unwrap_or(false),
+            time_margin: file
+                .time_margin_ms
+                .map_or(DEFAULT_TIME_MARGIN, Duration::from_millis),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(toml_text: &str, o: Overrides) -> Result<MatchConfig, ConfigError> {
+        let file: MatchFile = toml::from_str(toml_text).map_err(|e| err("file", e.to_string()))?;
+        MatchConfig::build(file, o)
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let e = build(
+            "[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\ntc = \"fast\"\n",
+            Overrides::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.key, "players[1].tc");
+        assert!(e.message.contains("expected nodes=N"), "{e}");
+        assert_eq!(
+            build("games = 3", Overrides::default()).unwrap_err().key,
+            "games"
+        );
+        assert_eq!(
+            build("variant = \"shogi\"", Overrides::default())
+                .unwrap_err()
+                .key,
+            "variant"
+        );
+        let unknown = build("gmaes = 10", Overrides::default()).unwrap_err();
+        assert!(
+            unknown.message.contains("unknown field `gmaes`"),
+            "{unknown}"
+        );
+        let e = build(
+            "[[players]]\nengine = \"uci\"\n[[players]]\nengine = \"builtin\"\n",
+            Overrides::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.key, "players[0].path");
+        let e = build(
+            "variant = \"chess\"\nopenings = \"random\"",
+            Overrides::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.key, "openings");
+    }
+
+    #[test]
+    fn flags_override_the_file() {
+        let o = Overrides {
+            games: Some(10),
+            tc: Some("depth=3".into()),
+            variant: Some("amrc".into()),
+            ..Overrides::default()
+        };
+        let c = build("games = 100\ntc = \"nodes=100\"\nvariant = \"chess\"", o).unwrap();
+        assert_eq!(c.pairs, 5);
+        assert_eq!(c.variant, VariantKind::AjaxModernRandom);
+        assert!(c.players.iter().all(|p| p.tc == TimeControl::Depth(3)));
+    }
+
+    #[test]
+    fn player_specs_parse() {
+        let p = player_from_spec("uci:/usr/games/stockfish,Hash=16,UCI_LimitStrength=true,name=sf")
+            .unwrap();
+        assert_eq!(p.engine, "uci");
+        assert_eq!(p.name.as_deref(), Some("sf"));
+        assert_eq!(p.options.unwrap().len(), 2);
+        assert!(player_from_spec("stockfish").is_err());
+        assert!(player_from_spec("uci:/x,oops").is_err());
+    }
+}

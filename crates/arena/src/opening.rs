@@ -1,0 +1,304 @@
+//! Openings: which start positions a match plays, each optionally followed
+//! by a few random legal plies. Every opening is played twice, colours
+//! swapped.
+
+use ajaxlab_rules::{
+    AMRC_START_COUNT, CHESS960_START_COUNT, Move, Position, StartSpec, VariantKind,
+};
+use ajaxlab_stats::{RandomSource, SplitMix64};
+use std::path::Path;
+
+/// Where start positions come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSource {
+    /// The variant's default start.
+    Start,
+    /// A uniformly random numbered start (AMRC 0..15120, Chess960 0..960).
+    RandomNumber,
+    /// A numbered start drawn uniformly from `first..=last`.
+    NumberRange(u32, u32),
+    /// Numbered starts drawn from a list.
+    Numbers(Vec<u32>),
+    /// Positions drawn from a FEN/EPD list.
+    Fens(Vec<String>),
+}
+
+/// A bad opening specification.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    /// Unknown or malformed spec text.
+    #[error(
+        "openings '{0}': expected start, random, range:A-B, list:FILE (start numbers) or file:FILE (FEN/EPD lines)"
+    )]
+    Spec(String),
+    /// Numbered starts asked of a variant that has one start.
+    #[error("openings: {0} has a single start position; use start or file:FILE")]
+    NotNumbered(VariantKind),
+    /// A number or range outside the variant's starts.
+    #[error("openings: start {number} is outside {variant}'s 0..{count}")]
+    OutOfRange {
+        /// Variant.
+        variant: VariantKind,
+        /// Offending number.
+        number: u32,
+        /// Number of starts.
+        count: u32,
+    },
+    /// A file that cannot be read or holds a bad line.
+    #[error("openings file {path}: {message}")]
+    File {
+        /// The file.
+        path: String,
+        /// What is wrong (with the line number).
+        message: String,
+    },
+}
+
+/// The openings of a match: a source and how many random plies follow.
+#[derive(Clone, Debug)]
+pub struct Openings {
+    /// The variant.
+    pub variant: VariantKind,
+    /// Where starts come from.
+    pub source: OpeningSource,
+    /// Random legal plies played after the start.
+    pub random_plies: u32,
+}
+
+/// One opening, ready to play.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// The start position (before random plies).
+    pub start: Position,
+    /// Its number, for numbered variants.
+    pub start_number: Option<u32>,
+    /// The random plies played from it.
+    pub random_moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The position after the random plies.
+    pub fn position(&self) -> Position {
+        let mut p = self.start;
+        for &m in &self.random_moves {
+            p.play_unchecked(m);
+        }
+        p
+    }
+}
+
+fn start_count(variant: VariantKind) -> Option<u32> {
+    match variant {
+        VariantKind::AjaxModernRandom => Some(AMRC_START_COUNT),
+        VariantKind::Chess960 => Some(CHESS960_START_COUNT),
+        _ => None,
+    }
+}
+
+/// Reads FEN or EPD lines (`#` comments and blank lines skipped); EPD lines
+/// (four fields, then `;`-separated opcodes) get clocks `0 1`.
+///
+/// # Errors
+/// [`OpeningError::File`] for an unreadable file or a line that is not a
+/// position of `variant`, with its line number.
+pub fn read_positions(variant: VariantKind, path: &Path) -> Result<Vec<String>, OpeningError> {
+    let file_err = |message: String| OpeningError::File {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| file_err(e.to_string()))?;
+    let mut fens = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let body = line.split(';').next().unwrap_or("").trim();
+        let fields: Vec<&str> = body.split_whitespace().collect();
+        // EPD clocks: `hmvc N;` and `fmvn N;` opcodes, else 0 and 1.
+        let opcode = |name: &str| {
+            line.split(';')
+                .filter_map(|op| op.trim().strip_prefix(name))
+                .find_map(|v| v.trim().parse::<u32>().ok())
+        };
+        let fen = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
+            fields[..6].join(" ")
+        } else if fields.len() >= 4 {
+            let first = body
+                .split_whitespace()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let hmvc = opcode("hmvc").or_else(|| {
+                fields
+                    .get(5)
+                    .and_then(|v| v.parse().ok())
+                    .filter(|_| fields.get(4) == Some(&"hmvc"))
+            });
+            format!(
+                "{first} {} {}",
+                hmvc.unwrap_or(0),
+                opcode("fmvn").unwrap_or(1)
+            )
+        } else {
+            return Err(file_err(format!(
+                "line {}: not a FEN or EPD position",
+                i + 1
+            )));
+        };
+        Position::from_fen(variant, &fen).map_err(|e| file_err(format!("line {}: {e}", i + 1)))?;
+        fens.push(fen);
+    }
+    if fens.is_empty() {
+        return Err(file_err("no positions".into()));
+    }
+    Ok(fens)
+}
+
+impl Openings {
+    /// Parses a spec: `start`, `random`, `range:A-B`, `list:FILE`, `file:FILE`.
+    ///
+    /// # Errors
+    /// [`OpeningError`] naming what is wrong.
+    pub fn parse(
+        variant: VariantKind,
+        spec: &str,
+        random_plies: u32,
+    ) -> Result<Openings, OpeningError> {
+        let numbered = |source: OpeningSource| -> Result<OpeningSource, OpeningError> {
+            let count = start_count(variant).ok_or(OpeningError::NotNumbered(variant))?;
+            let check = |n: u32| {
+                if n < count {
+                    Ok(())
+                } else {
+                    Err(OpeningError::OutOfRange {
+                        variant,
+                        number: n,
+                        count,
+                    })
+                }
+            };
+            match &source {
+                OpeningSource::NumberRange(a, b) => {
+                    check(*a)?;
+                    check(*b)?;
+                }
+                OpeningSource::Numbers(list) => list.iter().try_for_each(|n| check(*n))?,
+                _ => {}
+            }
+            Ok(source)
+        };
+        let source = match spec.split_once(':') {
+            None if spec == "start" => OpeningSource::Start,
+            None if spec == "random" => numbered(OpeningSource::RandomNumber)?,
+            Some(("range", r)) => {
+                let (a, b) = r
+                    .split_once('-')
+                    .ok_or_else(|| OpeningError::Spec(spec.into()))?;
+                let a: u32 = a
+                    .trim()
+                    .parse()
+                    .map_err(|_| OpeningError::Spec(spec.into()))?;
+                let b: u32 = b
+                    .trim()
+                    .parse()
+                    .map_err(|_| OpeningError::Spec(spec.into()))?;
+                if a > b {
+                    return Err(OpeningError::Spec(spec.into()));
+                }
+                numbered(OpeningSource::NumberRange(a, b))?
+            }
+            Some(("list", file)) => {
+                let path = Path::new(file);
+                let text = std::fs::read_to_string(path).map_err(|e| OpeningError::File {
+                    path: file.into(),
+                    message: e.to_string(),
+                })?;
+                let numbers = text
+                    .split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| {
+                        s.parse::<u32>().map_err(|_| OpeningError::File {
+                            path: file.into(),
+                            message: format!("'{s}' is not a start number"),
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                if numbers.is_empty() {
+                    return Err(OpeningError::File {
+                        path: file.into(),
+                        message: "no start numbers".into(),
+                    });
+                }
+                numbered(OpeningSource::Numbers(numbers))?
+            }
+            Some(("file", file)) => OpeningSource::Fens(read_positions(variant, Path::new(file))?),
+            _ => return Err(OpeningError::Spec(spec.into())),
+        };
+        Ok(Openings {
+            variant,
+            source,
+            random_plies,
+        })
+    }
+
+    /// The opening for a pair, fixed by `seed`.
+    pub fn pick(&self, seed: u64) -> Opening {
+        let mut rng = SplitMix64::new(seed);
+        let mut below = |n: u32| (rng.next_u64() % u64::from(n.max(1))) as u32;
+        let (start, start_number) = match &self.source {
+            OpeningSource::Start => (self.numbered_start(None), None),
+            OpeningSource::RandomNumber => {
+                let n = below(start_count(self.variant).unwrap_or(1));
+                (self.numbered_start(Some(n)), Some(n))
+            }
+            OpeningSource::NumberRange(a, b) => {
+                let n = a + below(b - a + 1);
+                (self.numbered_start(Some(n)), Some(n))
+            }
+            OpeningSource::Numbers(list) => {
+                let n = list[below(list.len() as u32) as usize];
+                (self.numbered_start(Some(n)), Some(n))
+            }
+            OpeningSource::Fens(fens) => {
+                let fen = &fens[below(fens.len() as u32) as usize];
+                let pos = Position::from_fen(self.variant, fen)
+                    .unwrap_or_else(|_| self.numbered_start(None));
+                (pos, None)
+            }
+        };
+        let mut random_moves = Vec::new();
+        let mut pos = start;
+        for _ in 0..self.random_plies {
+            let moves = pos.legal_moves();
+            // Never walk into a finished game: keep only moves that leave the opponent a move.
+            let playable: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let mut next = pos;
+                    next.play_unchecked(m);
+                    next.count_legal_moves() > 0
+                })
+                .collect();
+            if playable.is_empty() {
+                break;
+            }
+            let m = playable[below(playable.len() as u32) as usize];
+            pos.play_unchecked(m);
+            random_moves.push(m);
+        }
+        Opening {
+            start,
+            start_number,
+            random_moves,
+        }
+    }
+
+    fn numbered_start(&self, number: Option<u32>) -> Position {
+        let spec = number.map_or(StartSpec::Default, StartSpec::Number);
+        Position::start(self.variant, &spec)
+            .or_else(|_| Position::start(self.variant, &StartSpec::Default))
+            .unwrap_or_else(|e| unreachable!("the default start exists: {e}"))
+    }
+}

@@ -1,0 +1,97 @@
+//! The builtin engine as a player: searched in-process, no pipes, no text.
+
+use super::{MoveRequest, Player, PlayerError, PlayerMove};
+use crate::tc::TimeControl;
+use ajaxlab_engine::{Clock, Engine, Limits, Params};
+use std::sync::atomic::AtomicBool;
+
+/// The builtin engine with a parameter vector.
+pub struct BuiltinPlayer {
+    name: String,
+    engine: Engine,
+    never_stop: AtomicBool,
+}
+
+impl BuiltinPlayer {
+    /// A builtin player named `name` with `params` and a `hash_mb` MB table.
+    pub fn new(name: &str, params: Params, hash_mb: usize) -> BuiltinPlayer {
+        let mut engine = Engine::new(hash_mb);
+        engine.set_params(params);
+        BuiltinPlayer {
+            name: name.to_owned(),
+            engine,
+            never_stop: AtomicBool::new(false),
+        }
+    }
+}
+
+/// Engine limits for a time control.
+pub(crate) fn limits(tc: TimeControl, clocks: Option<[std::time::Duration; 2]>) -> Limits {
+    match tc {
+        TimeControl::Nodes(n) => Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        },
+        TimeControl::Depth(d) => Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        TimeControl::MoveTime(t) => Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        },
+        TimeControl::Clock { base, increment } => {
+            let [w, b] = clocks.unwrap_or([base, base]);
+            Limits {
+                clocks: Some([
+                    Clock {
+                        remaining: w,
+                        increment,
+                    },
+                    Clock {
+                        remaining: b,
+                        increment,
+                    },
+                ]),
+                ..Limits::default()
+            }
+        }
+    }
+}
+
+impl Player for BuiltinPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> String {
+        format!("ajaxlab {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn param_values(&self) -> Vec<i32> {
+        self.engine.params().iter().map(|(_, v)| v).collect()
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<PlayerMove, PlayerError> {
+        self.engine.set_game(request.game.clone());
+        let limits = limits(request.tc, request.clocks);
+        let result = self
+            .engine
+            .go(&limits, &self.never_stop, &mut |_| {})
+            .ok_or_else(|| PlayerError::Unusable("no position".into()))?;
+        let mv = result
+            .best
+            .ok_or_else(|| PlayerError::IllegalMove("(none)".into()))?;
+        Ok(PlayerMove {
+            mv,
+            score: Some(result.info.score.to_centipawns()),
+            depth: Some(result.info.depth),
+            nodes: Some(result.info.nodes),
+        })
+    }
+}

@@ -1,0 +1,359 @@
+//! An external UCI engine as a player: a subprocess spoken to over pipes,
+//! with start-up and move timeouts, crash detection and restart.
+
+use super::{MoveRequest, Player, PlayerError, PlayerMove};
+use crate::tc::TimeControl;
+use ajaxlab_rules::VariantKind;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How to start and set up an external engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UciPlayerConfig {
+    /// Display name.
+    pub name: String,
+    /// The engine binary.
+    pub command: PathBuf,
+    /// Arguments (e.g. `uci` for `ajaxlab uci`).
+    pub args: Vec<String>,
+    /// `setoption` pairs sent after the handshake, in order.
+    pub options: Vec<(String, String)>,
+    /// The variant to play.
+    pub variant: VariantKind,
+    /// Time allowed for `uciok` and `readyok`.
+    pub startup_timeout: Duration,
+    /// Time allowed for a move under node or depth limits.
+    pub move_timeout: Duration,
+}
+
+struct Process {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.input.flush();
+        let deadline = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A UCI engine subprocess.
+pub struct UciPlayer {
+    config: UciPlayerConfig,
+    process: Option<Process>,
+    engine_id: String,
+}
+
+impl UciPlayer {
+    /// Starts the engine and sets it up; fails before any game is played if
+    /// the binary is missing, does not speak UCI, or does not support the variant.
+    ///
+    /// # Errors
+    /// [`PlayerError::Unusable`] saying why.
+    pub fn start(config: UciPlayerConfig) -> Result<UciPlayer, PlayerError> {
+        let mut player = UciPlayer {
+            config,
+            process: None,
+            engine_id: String::new(),
+        };
+        player.restart().map_err(|e| match e {
+            PlayerError::Unusable(m) => PlayerError::Unusable(m),
+            other => PlayerError::Unusable(format!("{}: {other}", player.config.command.display())),
+        })?;
+        Ok(player)
+    }
+
+    fn restart(&mut self) -> Result<(), PlayerError> {
+        self.process = None;
+        let c = &self.config;
+        let mut child = Command::new(&c.command)
+            .args(&c.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                PlayerError::Unusable(format!("cannot start {}: {e}", c.command.display()))
+            })?;
+        let input = child
+            .stdin
+            .take()
+            .ok_or_else(|| PlayerError::Unusable("no stdin".into()))?;
+        let output = child
+            .stdout
+            .take()
+            .ok_or_else(|| PlayerError::Unusable("no stdout".into()))?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        self.process = Some(Process {
+            child,
+            input,
+            lines: rx,
+        });
+        self.handshake()
+    }
+
+    fn handshake(&mut self) -> Result<(), PlayerError> {
+        let timeout = self.config.startup_timeout;
+        let command = self.config.command.display().to_string();
+        self.send("uci")?;
+        let lines = self.collect_until("uciok", timeout).map_err(|e| match e {
+            PlayerError::Timeout(_) | PlayerError::Crashed(_) => {
+                PlayerError::Unusable(format!("{command} does not speak UCI (no 'uciok'): {e}"))
+            }
+            other => other,
+        })?;
+        self.engine_id = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("id name "))
+            .unwrap_or("unknown")
+            .to_owned();
+        for (name, value) in self.config.options.clone() {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        let variant = self.config.variant;
+        match variant {
+            VariantKind::Chess => {}
+            VariantKind::Chess960 => {
+                if !lines
+                    .iter()
+                    .any(|l| l.starts_with("option name UCI_Chess960 "))
+                {
+                    return Err(PlayerError::Unusable(format!(
+                        "{command} does not support Chess960 (no UCI_Chess960 option)"
+                    )));
+                }
+                self.send("setoption name UCI_Chess960 value true")?;
+            }
+            VariantKind::AjaxFalcon | VariantKind::AjaxModernRandom => {
+                // Options such as VariantPath can add variants: ask again.
+                self.send("uci")?;
+                let lines = self.collect_until("uciok", timeout)?;
+                let wanted = variant.fsf_name();
+                let supported = lines.iter().any(|l| {
+                    l.starts_with("option name UCI_Variant ")
+                        && l.split_whitespace()
+                            .collect::<Vec<_>>()
+                            .windows(2)
+                            .any(|w| w[0] == "var" && w[1] == wanted)
+                });
+                if !supported {
+                    return Err(PlayerError::Unusable(format!(
+                        "{command} does not support {variant} (its UCI_Variant option has no '{wanted}')"
+                    )));
+                }
+                self.send(&format!("setoption name UCI_Variant value {wanted}"))?;
+            }
+        }
+        self.send("isready")?;
+        self.collect_until("readyok", timeout)?;
+        Ok(())
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), PlayerError> {
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crashed("not running".into()))?;
+        writeln!(process.input, "{line}")
+            .and_then(|()| process.input.flush())
+            .map_err(|e| PlayerError::Crashed(format!("write failed: {e}")))
+    }
+
+    fn next_line(&mut self, deadline: Instant, timeout: Duration) -> Result<String, PlayerError> {
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError::Crashed("not running".into()))?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        match process.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(PlayerError::Timeout(timeout)),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = process.child.try_wait().ok().flatten();
+                Err(PlayerError::Crashed(match status {
+                    Some(s) => format!("exited ({s})"),
+                    None => "closed its output".into(),
+                }))
+            }
+        }
+    }
+
+    fn collect_until(
+        &mut self,
+        token: &str,
+        timeout: Duration,
+    ) -> Result<Vec<String>, PlayerError> {
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let line = self.next_line(deadline, timeout)?;
+            if line.trim() == token {
+                return Ok(lines);
+            }
+            lines.push(line);
+        }
+    }
+
+    fn fail(&mut self, error: PlayerError) -> PlayerError {
+        // A hung or crashed engine is killed; the next game restarts it.
+        self.process = None;
+        error
+    }
+
+    fn go_command(request: &MoveRequest<'_>) -> String {
+        match (request.tc, request.clocks) {
+            (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
+            (TimeControl::Depth(d), _) => format!("go depth {d}"),
+            (TimeControl::MoveTime(t), _) => format!("go movetime {}", t.as_millis()),
+            (TimeControl::Clock { base, increment }, clocks) => {
+                let [w, b] = clocks.unwrap_or([base, base]);
+                let inc = increment.as_millis();
+                format!(
+                    "go wtime {} btime {} winc {inc} binc {inc}",
+                    w.as_millis(),
+                    b.as_millis()
+                )
+            }
+        }
+    }
+
+    fn move_timeout(&self, request: &MoveRequest<'_>) -> Duration {
+        let slack = Duration::from_secs(1);
+        match request.tc {
+            TimeControl::Nodes(_) | TimeControl::Depth(_) => self.config.move_timeout,
+            TimeControl::MoveTime(t) => t * 2 + slack,
+            TimeControl::Clock { base, .. } => {
+                let side = request.game.position().side_to_move().index();
+                request.clocks.map_or(base, |c| c[side]) + slack
+            }
+        }
+    }
+}
+
+impl Player for UciPlayer {
+    fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    fn version(&self) -> String {
+        self.engine_id.clone()
+    }
+
+    fn param_values(&self) -> Vec<i32> {
+        Vec::new()
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        if self.process.is_none() {
+            self.restart()?;
+        }
+        let timeout = self.config.startup_timeout;
+        let ready = self.send("ucinewgame").and_then(|()| self.send("isready"));
+        match ready.and_then(|()| self.collect_until("readyok", timeout)) {
+            Ok(_) => Ok(()),
+            Err(_) => self.restart(),
+        }
+    }
+
+    fn play(&mut self, request: &MoveRequest<'_>) -> Result<PlayerMove, PlayerError> {
+        let game = request.game;
+        let moves: Vec<String> = {
+            let mut pos = *game.start();
+            game.moves()
+                .iter()
+                .map(|&m| {
+                    let text = pos.uci(m).to_string();
+                    pos.play_unchecked(m);
+                    text
+                })
+                .collect()
+        };
+        let position = if moves.is_empty() {
+            format!("position fen {}", game.start().fen())
+        } else {
+            format!(
+                "position fen {} moves {}",
+                game.start().fen(),
+                moves.join(" ")
+            )
+        };
+        let timeout = self.move_timeout(request);
+        let sent = self
+            .send(&position)
+            .and_then(|()| self.send(&Self::go_command(request)));
+        if let Err(e) = sent {
+            return Err(self.fail(e));
+        }
+        let deadline = Instant::now() + timeout;
+        let (mut score, mut depth, mut nodes) = (None, None, None);
+        loop {
+            let line = match self.next_line(deadline, timeout) {
+                Ok(line) => line,
+                Err(e) => return Err(self.fail(e)),
+            };
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.first() {
+                Some(&"info") => {
+                    for w in words.windows(3) {
+                        match (w[0], w[1]) {
+                            ("score", "cp") => score = w[2].parse().ok().or(score),
+                            ("score", "mate") => {
+                                score = w[2].parse::<i32>().ok().map(|n| {
+                                    if n > 0 {
+                                        30_000 - (2 * n - 1)
+                                    } else {
+                                        -30_000 + 2 * -n
+                                    }
+                                })
+                            }
+                            _ => {}
+                        }
+                    }
+                    for w in words.windows(2) {
+                        match w[0] {
+                            "depth" => depth = w[1].parse().ok().or(depth),
+                            "nodes" => nodes = w[1].parse().ok().or(nodes),
+                            _ => {}
+                        }
+                    }
+                }
+                Some(&"bestmove") => {
+                    let text = words.get(1).copied().unwrap_or("");
+                    let mv = game
+                        .position()
+                        .parse_uci(text)
+                        .map_err(|_| PlayerError::IllegalMove(text.to_owned()))?;
+                    return Ok(PlayerMove {
+                        mv,
+                        score,
+                        depth,
+                        nodes,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+}

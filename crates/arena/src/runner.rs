@@ -1,0 +1,255 @@
+//! Runs a match: pairs of games on N threads, live statistics, a progress
+//! bar (or log lines when not on a terminal), and Parquet files written as
+//! the games come in.
+
+use crate::config::{MatchConfig, PlayerConfig, PlayerKind};
+use crate::live::LiveStats;
+use crate::parquet_io::{StoreError, write_games};
+use crate::pgn::game_pgn;
+use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer};
+use crate::record::GameRecord;
+use crate::referee::{GameSpec, play_game};
+use ajaxlab_stats::{RandomSource, SplitMix64};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+/// Games buffered before a Parquet file is written.
+const GAMES_PER_FILE: usize = 500;
+
+/// A match that could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// A player cannot be used (checked before any game).
+    #[error("player '{name}': {source}")]
+    Player {
+        /// The player.
+        name: String,
+        /// Why.
+        source: PlayerError,
+    },
+    /// The output directory or a file.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The output directory.
+    #[error("{path}: {source}")]
+    Io {
+        /// Path.
+        path: String,
+        /// Error.
+        source: std::io::Error,
+    },
+}
+
+/// What a finished match produced.
+#[derive(Debug)]
+pub struct MatchSummary {
+    /// Final statistics, first player's view.
+    pub stats: LiveStats,
+    /// Parquet files written.
+    pub files: Vec<PathBuf>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// How progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A bar on a terminal, log lines otherwise.
+    Auto,
+    /// Nothing.
+    Quiet,
+}
+
+/// Creates a player.
+///
+/// # Errors
+/// [`MatchError::Player`] if it cannot play (missing binary, no UCI, variant unsupported).
+pub fn make_player(config: &PlayerConfig, hash_mb: usize) -> Result<Box<dyn Player>, MatchError> {
+    match &config.kind {
+        PlayerKind::Builtin(params) => Ok(Box::new(BuiltinPlayer::new(
+            &config.name,
+            params.clone(),
+            hash_mb,
+        ))),
+        PlayerKind::Uci(c) => UciPlayer::start(c.clone())
+            .map(|p| Box::new(p) as Box<dyn Player>)
+            .map_err(|source| MatchError::Player {
+                name: config.name.clone(),
+                source,
+            }),
+    }
+}
+
+/// The seed of pair `pair` of a run seeded `seed`.
+pub fn pair_seed(seed: u64, pair: u64) -> u64 {
+    SplitMix64::new(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
+}
+
+/// Plays both games of pair `pair`: the first player is White in game 0.
+pub fn play_pair(
+    config: &MatchConfig,
+    pair: u64,
+    players: &mut [Box<dyn Player>; 2],
+) -> [GameRecord; 2] {
+    let seed = pair_seed(config.seed, pair);
+    let opening = config.openings.pick(seed);
+    let [a, b] = players;
+    let tcs = [config.players[0].tc, config.players[1].tc];
+    let spec = |game_in_pair: u64, tc| GameSpec {
+        run_id: &config.run_id,
+        pair_id: pair,
+        game_in_pair,
+        opening: &opening,
+        seed,
+        tc,
+        adjudication: &config.adjudication,
+        time_margin: config.time_margin,
+    };
+    let first = play_game(&spec(0, tcs), a.as_mut(), b.as_mut());
+    let second = play_game(&spec(1, [tcs[1], tcs[0]]), b.as_mut(), a.as_mut());
+    [first, second]
+}
+
+fn param_names() -> Vec<&'static str> {
+    ajaxlab_engine::params::SPECS
+        .iter()
+        .map(|s| s.name)
+        .collect()
+}
+
+/// Runs the match.
+///
+/// # Errors
+/// [`MatchError`] if a player cannot be used or results cannot be written.
+pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummary, MatchError> {
+    std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {
+        path: config.out.display().to_string(),
+        source,
+    })?;
+    // Fail before any game if a player cannot play.
+    for p in &config.players {
+        make_player(p, 1)?;
+    }
+    let started = Instant::now();
+    let total_games = config.pairs * 2;
+    let bar = match progress {
+        Progress::Auto if std::io::stderr().is_terminal() => {
+            let bar =
+                ProgressBar::with_draw_target(Some(total_games), ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar
+        }
+        _ => ProgressBar::hidden(),
+    };
+    let log_lines = progress == Progress::Auto && !std::io::stderr().is_terminal();
+
+    let next_pair = AtomicU64::new(0);
+    let (tx, rx) = channel::<Result<[GameRecord; 2], MatchError>>();
+    let threads = config
+        .concurrency
+        .min(usize::try_from(config.pairs).unwrap_or(usize::MAX))
+        .max(1);
+    let mut stats = LiveStats::default();
+    let mut files = Vec::new();
+    let mut pending: Vec<GameRecord> = Vec::new();
+    let mut all_for_pgn: Vec<GameRecord> = Vec::new();
+    let names = param_names();
+    let mut last_log = Instant::now();
+
+    let result: Result<(), MatchError> = std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let next_pair = &next_pair;
+            scope.spawn(move || {
+                let made = (|| {
+                    Ok::<_, MatchError>([
+                        make_player(&config.players[0], config.hash_mb)?,
+                        make_player(&config.players[1], config.hash_mb)?,
+                    ])
+                })();
+                let mut players = match made {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                loop {
+                    let pair = next_pair.fetch_add(1, Ordering::Relaxed);
+                    if pair >= config.pairs {
+                        break;
+                    }
+                    if tx.send(Ok(play_pair(config, pair, &mut players))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for message in rx {
+            let games = message?;
+            stats.add_pair(&games);
+            bar.inc(2);
+            bar.set_message(format!("{stats}"));
+            if log_lines
+                && (last_log.elapsed() >= Duration::from_secs(10) || stats.games() == total_games)
+            {
+                eprintln!(
+                    "[{:>6.1}s] games {}/{}  {stats}",
+                    started.elapsed().as_secs_f64(),
+                    stats.games(),
+                    total_games
+                );
+                last_log = Instant::now();
+            }
+            if config.pgn {
+                all_for_pgn.extend(games.iter().cloned());
+            }
+            pending.extend(games);
+            if pending.len() >= GAMES_PER_FILE {
+                files.push(flush(config, &mut pending, files.len(), &names)?);
+            }
+        }
+        if !pending.is_empty() {
+            files.push(flush(config, &mut pending, files.len(), &names)?);
+        }
+        Ok(())
+    });
+    bar.finish_and_clear();
+    result?;
+    if config.pgn {
+        all_for_pgn.sort_by_key(|g| g.game_id);
+        let text: String = all_for_pgn.iter().filter_map(game_pgn).collect();
+        let path = config.out.join("games.pgn");
+        std::fs::write(&path, text).map_err(|source| MatchError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+    }
+    Ok(MatchSummary {
+        stats,
+        files,
+        elapsed: started.elapsed(),
+    })
+}
+
+fn flush(
+    config: &MatchConfig,
+    pending: &mut Vec<GameRecord>,
+    index: usize,
+    names: &[&str],
+) -> Result<PathBuf, MatchError> {
+    pending.sort_by_key(|g| g.game_id);
+    let path = config.out.join(format!("games-{:05}.parquet", index));
+    write_games(&path, pending, names)?;
+    pending.clear();
+    Ok(path)
+}
