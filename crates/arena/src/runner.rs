@@ -24,12 +24,12 @@ const GAMES_PER_FILE: usize = 500;
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
     /// A player cannot be used (checked before any game).
-    #[error("player '{name}': {source}")]
+    #[error("player '{name}': {error}")]
     Player {
         /// The player.
         name: String,
         /// Why.
-        source: PlayerError,
+        error: PlayerError,
     },
     /// The output directory or a file.
     #[error(transparent)]
@@ -77,9 +77,9 @@ pub fn make_player(config: &PlayerConfig, hash_mb: usize) -> Result<Box<dyn Play
         ))),
         PlayerKind::Uci(c) => UciPlayer::start(c.clone())
             .map(|p| Box::new(p) as Box<dyn Player>)
-            .map_err(|source| MatchError::Player {
+            .map_err(|error| MatchError::Player {
                 name: config.name.clone(),
-                source,
+                error,
             }),
     }
 }

@@ -72,7 +72,10 @@ impl UciPlayer {
         };
         player.restart().map_err(|e| match e {
             PlayerError::Unusable(m) => PlayerError::Unusable(m),
-            other => PlayerError::Unusable(format!("{}: {other}", player.config.command.display())),
+            other => PlayerError::Unusable(format!(
+                "{} failed to start: {other}",
+                player.config.command.display()
+            )),
         })?;
         Ok(player)
     }
@@ -117,13 +120,12 @@ impl UciPlayer {
     fn handshake(&mut self) -> Result<(), PlayerError> {
         let timeout = self.config.startup_timeout;
         let command = self.config.command.display().to_string();
-        self.send("uci")?;
-        let lines = self.collect_until("uciok", timeout).map_err(|e| match e {
-            PlayerError::Timeout(_) | PlayerError::Crashed(_) => {
+        let lines = self
+            .send("uci")
+            .and_then(|()| self.collect_until("uciok", timeout))
+            .map_err(|e| {
                 PlayerError::Unusable(format!("{command} does not speak UCI (no 'uciok'): {e}"))
-            }
-            other => other,
-        })?;
+            })?;
         self.engine_id = lines
             .iter()
             .find_map(|l| l.strip_prefix("id name "))
