@@ -6,7 +6,7 @@ use crate::opening::{OpeningError, Openings};
 use crate::player::UciPlayerConfig;
 use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
 use crate::tc::TimeControl;
-use ajaxlab_engine::{DEFAULT_HASH_MB, Params};
+use ajaxlab_engine::{DEFAULT_HASH_MB, Features, Params};
 use ajaxlab_rules::VariantKind;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -61,6 +61,9 @@ pub struct PlayerFile {
     pub args: Option<Vec<String>>,
     /// Parameter file (TOML or JSON), for `builtin`.
     pub params: Option<PathBuf>,
+    /// Search features to switch off, for `builtin` (ablation): null-move,
+    /// lmr, pruning, aspiration, check-extension, history.
+    pub disable: Option<Vec<String>>,
     /// `setoption` values, for `uci`.
     pub options: Option<BTreeMap<String, toml::Value>>,
     /// Time control of this player.
@@ -97,8 +100,8 @@ pub struct Overrides {
 /// What a player is.
 #[derive(Clone, Debug)]
 pub enum PlayerKind {
-    /// The builtin engine with these parameters.
-    Builtin(Params),
+    /// The builtin engine with these parameters and search features.
+    Builtin(Params, Features),
     /// An external UCI engine.
     Uci(UciPlayerConfig),
 }
@@ -289,7 +292,16 @@ fn player(
                     return Err(err(key(field), "only for engine = \"uci\""));
                 }
             }
-            PlayerKind::Builtin(params)
+            let mut features = Features::default();
+            for name in file.disable.iter().flatten() {
+                if !features.disable(name) {
+                    return Err(err(
+                        key("disable"),
+                        format!("'{name}': expected one of {}", Features::NAMES.join(", ")),
+                    ));
+                }
+            }
+            PlayerKind::Builtin(params, features)
         }
         "uci" => {
             let command = file
@@ -325,7 +337,7 @@ fn player(
         }
     };
     let default_name = match &kind {
-        PlayerKind::Builtin(_) => {
+        PlayerKind::Builtin(..) => {
             if index == 0 {
                 "ajaxlab-a".to_owned()
             } else {
@@ -436,7 +448,7 @@ impl MatchConfig {
             .unwrap_or(default_plies);
         let openings = Openings::parse(variant, &spec, random_plies)
             .map_err(|e: OpeningError| err("openings", e.to_string()))?;
-        let hash_mb = file.hash_mb.unwrap_or(DEFAULT_HASH_MB.min(8));
+        let hash_mb = file.hash_mb.unwrap_or(DEFAULT_HASH_MB);
         if hash_mb == 0 {
             return Err(err("hash_mb", "must be at least 1"));
         }

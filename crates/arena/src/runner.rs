@@ -70,9 +70,10 @@ pub enum Progress {
 /// [`MatchError::Player`] if it cannot play (missing binary, no UCI, variant unsupported).
 pub fn make_player(config: &PlayerConfig, hash_mb: usize) -> Result<Box<dyn Player>, MatchError> {
     match &config.kind {
-        PlayerKind::Builtin(params) => Ok(Box::new(BuiltinPlayer::new(
+        PlayerKind::Builtin(params, features) => Ok(Box::new(BuiltinPlayer::new(
             &config.name,
             params.clone(),
+            *features,
             hash_mb,
         ))),
         PlayerKind::Uci(c) => UciPlayer::start(c.clone())

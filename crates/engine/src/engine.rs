@@ -4,7 +4,7 @@
 use crate::eval::Evaluator;
 use crate::limits::Limits;
 use crate::params::Params;
-use crate::search::{Heuristics, SearchInfo, SearchResult, Searcher};
+use crate::search::{Features, Heuristics, SearchInfo, SearchResult, Searcher};
 use crate::tt::Table;
 use ajaxlab_rules::{Game, IllegalMove, Move, Position, VariantKind};
 use std::sync::atomic::AtomicBool;
@@ -20,6 +20,7 @@ pub struct Engine {
     tt: Table,
     hash_mb: usize,
     heuristics: Heuristics,
+    features: Features,
     game: Option<Game>,
 }
 
@@ -32,6 +33,7 @@ impl Engine {
             tt: Table::new(hash_mb),
             hash_mb,
             heuristics: Heuristics::new(),
+            features: Features::default(),
             game: None,
         }
     }
@@ -45,6 +47,11 @@ impl Engine {
     pub fn set_params(&mut self, params: Params) {
         self.params = params;
         self.evaluator = None;
+    }
+
+    /// Switches search features on or off (for ablation matches).
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
     }
 
     /// Resizes (and clears) the transposition table.
@@ -116,6 +123,7 @@ impl Engine {
             &mut self.heuristics,
             stop,
             limits,
+            self.features,
             history,
             root.side_to_move(),
         );

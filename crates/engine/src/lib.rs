@@ -16,4 +16,4 @@ pub use engine::{DEFAULT_HASH_MB, Engine};
 pub use eval::Evaluator;
 pub use limits::{Clock, Limits};
 pub use params::{ParamError, ParamSpec, Params};
-pub use search::{MATE, Score, SearchInfo, SearchResult};
+pub use search::{Features, MATE, Score, SearchInfo, SearchResult};

@@ -84,6 +84,64 @@ pub struct SearchResult {
     pub info: SearchInfo,
 }
 
+/// Search features that can be switched off, to measure what each is worth
+/// (ablation matches). All are on by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Reverse futility, futility and late-move pruning.
+    pub pruning: bool,
+    /// Aspiration windows.
+    pub aspiration: bool,
+    /// Check extension.
+    pub check_extension: bool,
+    /// Killer and history move ordering (hash move and MVV-LVA stay).
+    pub history: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            null_move: true,
+            lmr: true,
+            pruning: true,
+            aspiration: true,
+            check_extension: true,
+            history: true,
+        }
+    }
+}
+
+impl Features {
+    /// Names accepted by [`Features::disable`].
+    pub const NAMES: [&'static str; 6] = [
+        "null-move",
+        "lmr",
+        "pruning",
+        "aspiration",
+        "check-extension",
+        "history",
+    ];
+
+    /// Switches off the feature `name`; false if there is no such feature.
+    pub fn disable(&mut self, name: &str) -> bool {
+        let flag = match name {
+            "null-move" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "pruning" => &mut self.pruning,
+            "aspiration" => &mut self.aspiration,
+            "check-extension" => &mut self.check_extension,
+            "history" => &mut self.history,
+            _ => return false,
+        };
+        *flag = false;
+        true
+    }
+}
+
 /// Killer moves and history, kept between searches of one game.
 pub(crate) struct Heuristics {
     killers: Vec<[Option<Move>; 2]>,
@@ -132,6 +190,7 @@ pub(crate) struct Searcher<'a> {
     pub(crate) heuristics: &'a mut Heuristics,
     pub(crate) stop: &'a AtomicBool,
     pub(crate) limits: &'a Limits,
+    pub(crate) features: Features,
     /// Hashes of the game's positions before the root (oldest first).
     pub(crate) history: Vec<u64>,
     started: Instant,
@@ -155,6 +214,7 @@ impl<'a> Searcher<'a> {
         heuristics: &'a mut Heuristics,
         stop: &'a AtomicBool,
         limits: &'a Limits,
+        features: Features,
         history: Vec<u64>,
         side: Color,
     ) -> Searcher<'a> {
@@ -166,6 +226,7 @@ impl<'a> Searcher<'a> {
             heuristics,
             stop,
             limits,
+            features,
             history,
             started,
             deadline: limits.deadline(started, side),
@@ -253,7 +314,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn aspiration(&mut self, root: &Position, depth: i32, previous: i32) -> i32 {
-        if depth < 5 {
+        if depth < 5 || !self.features.aspiration {
             return self.negamax(root, depth, -INFINITY, INFINITY, 0, true);
         }
         let mut window = self.params.aspiration;
@@ -362,13 +423,19 @@ impl<'a> Searcher<'a> {
             self.eval.evaluate(pos)
         };
         if !pv_node && !in_check && ply > 0 {
-            if depth <= 6
+            if self.features.pruning
+                && depth <= 6
                 && static_eval - self.params.rfp_margin * depth >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return static_eval;
             }
-            if null_ok && depth >= 3 && static_eval >= beta && self.has_pieces(pos) {
+            if self.features.null_move
+                && null_ok
+                && depth >= 3
+                && static_eval >= beta
+                && self.has_pieces(pos)
+            {
                 let r = self.params.nmp_base + depth / self.params.nmp_depth_div.max(1);
                 let mut child = *pos;
                 child.play_null();
@@ -398,7 +465,13 @@ impl<'a> Searcher<'a> {
         for index in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, index);
             let quiet = is_quiet(pos, m);
-            if !pv_node && !in_check && quiet && best > -MATE_BOUND && index > 0 {
+            if self.features.pruning
+                && !pv_node
+                && !in_check
+                && quiet
+                && best > -MATE_BOUND
+                && index > 0
+            {
                 if depth <= 8 && quiets_tried.len() as i32 >= self.params.lmp_base + depth * depth {
                     continue;
                 }
@@ -409,11 +482,17 @@ impl<'a> Searcher<'a> {
             let mut child = *pos;
             child.play_unchecked(m);
             let gives_check = child.in_check();
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let new_depth = depth - 1 + i32::from(gives_check && self.features.check_extension);
             let score = if index == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
-                let r = if depth >= 3 && index >= 3 && quiet && !in_check && !gives_check {
+                let r = if self.features.lmr
+                    && depth >= 3
+                    && index >= 3
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
                     let mut r = reduction(self.params, depth, index);
                     if pv_node {
                         r -= 1;
@@ -586,6 +665,9 @@ impl<'a> Searcher<'a> {
                 }
                 if let Some(p) = m.promotion_kind() {
                     return (1 << 27) + self.eval.piece_value(p);
+                }
+                if !self.features.history {
+                    return 0;
                 }
                 if killers[0] == Some(m) {
                     return 1 << 26;

@@ -2,7 +2,7 @@
 
 use super::{MoveRequest, Player, PlayerError, PlayerMove};
 use crate::tc::TimeControl;
-use ajaxlab_engine::{Clock, Engine, Limits, Params};
+use ajaxlab_engine::{Clock, Engine, Features, Limits, Params};
 use std::sync::atomic::AtomicBool;
 
 /// The builtin engine with a parameter vector.
@@ -13,10 +13,12 @@ pub struct BuiltinPlayer {
 }
 
 impl BuiltinPlayer {
-    /// A builtin player named `name` with `params` and a `hash_mb` MB table.
-    pub fn new(name: &str, params: Params, hash_mb: usize) -> BuiltinPlayer {
+    /// A builtin player named `name` with `params`, search `features` and a
+    /// `hash_mb` MB table.
+    pub fn new(name: &str, params: Params, features: Features, hash_mb: usize) -> BuiltinPlayer {
         let mut engine = Engine::new(hash_mb);
         engine.set_params(params);
+        engine.set_features(features);
         BuiltinPlayer {
             name: name.to_owned(),
             engine,
