@@ -9,8 +9,8 @@ not exist yet, which it then creates: a restarted engine behaves):
   crash    exits at once (a killed or crashed engine)
   hang     stops answering (a hung engine)
   garbage  answers 'bestmove z9z9' (a move that is not a move)
-  illegal  answers with a well-formed but illegal move (a1a1 is refused
-           by parsing; this sends the first square pair that is not legal)
+  illegal  answers with a well-formed but illegal move (a1a8)
+  slow     thinks two seconds longer than asked (a loss on time on a short clock)
 """
 import os
 import subprocess
@@ -34,6 +34,8 @@ def main() -> None:
                 if mode == "hang":
                     while True:
                         time.sleep(60)
+                if mode == "slow":
+                    time.sleep(2)
                 if mode in ("garbage", "illegal"):
                     print("info depth 1 score cp 0", flush=True)
                     print("bestmove z9z9" if mode == "garbage" else "bestmove a1a8", flush=True)

@@ -173,6 +173,86 @@ fn crashed_hung_and_garbage_engines_lose_their_game_and_the_match_goes_on() {
 }
 
 #[test]
+fn a_book_holds_distinct_balanced_positions_and_a_match_plays_from_it() {
+    let dir = temp_dir("book");
+    let book = dir.join("afc.epd");
+    let o = ajaxlab(&[
+        "book",
+        "--variant",
+        "afc",
+        "--plies",
+        "6",
+        "--max-eval",
+        "80",
+        "--count",
+        "12",
+        "--nodes",
+        "500",
+        "--seed",
+        "3",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let lines: Vec<String> = std::fs::read_to_string(&book)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert!(
+        lines[0]
+            .starts_with("# ajaxlab book variant=ajax-falcon plies=6 max-eval=80 count=12 seed=3"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.len(), 13);
+    let distinct: std::collections::HashSet<&str> = lines[1..]
+        .iter()
+        .map(|l| l.split(" hmvc").next().unwrap())
+        .collect();
+    assert_eq!(distinct.len(), 12, "positions are distinct");
+    let again = dir.join("again.epd");
+    ajaxlab(&[
+        "book",
+        "--variant",
+        "afc",
+        "--plies",
+        "6",
+        "--max-eval",
+        "80",
+        "--count",
+        "12",
+        "--nodes",
+        "500",
+        "--seed",
+        "3",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&again).unwrap(),
+        lines.join("\n") + "\n",
+        "the seed fixes the book"
+    );
+    let spec = format!("file:{}", book.display());
+    let m = ajaxlab(&[
+        "match",
+        "--variant",
+        "afc",
+        "--openings",
+        &spec,
+        "--random-plies",
+        "0",
+        "--games",
+        "2",
+        "--tc",
+        "nodes=300",
+        "--out",
+        dir.join("games").to_str().unwrap(),
+    ]);
+    assert!(m.status.success(), "{}", text(&m));
+}
+
+#[test]
 fn unusable_engines_are_reported_before_any_game() {
     let dir = temp_dir("unusable");
     let missing = ajaxlab(&[
