@@ -175,35 +175,35 @@ fn crashed_hung_and_garbage_engines_lose_their_game_and_the_match_goes_on() {
 #[test]
 fn a_book_holds_distinct_balanced_positions_and_a_match_plays_from_it() {
     let dir = temp_dir("book");
+    let make_book = |out: &Path| {
+        let args = [
+            "book",
+            "--variant",
+            "afc",
+            "--plies",
+            "6",
+            "--max-eval",
+            "80",
+            "--count",
+            "12",
+        ];
+        let rest = [
+            "--nodes",
+            "500",
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        ajaxlab(&[&args[..], &rest[..]].concat())
+    };
     let book = dir.join("afc.epd");
-    let o = ajaxlab(&[
-        "book",
-        "--variant",
-        "afc",
-        "--plies",
-        "6",
-        "--max-eval",
-        "80",
-        "--count",
-        "12",
-        "--nodes",
-        "500",
-        "--seed",
-        "3",
-        "--out",
-        book.to_str().unwrap(),
-    ]);
+    let o = make_book(&book);
     assert!(o.status.success(), "{}", text(&o));
-    let lines: Vec<String> = std::fs::read_to_string(&book)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect();
-    assert!(
-        lines[0]
-            .starts_with("# ajaxlab book variant=ajax-falcon plies=6 max-eval=80 count=12 seed=3"),
-        "{lines:?}"
-    );
+    let written = std::fs::read_to_string(&book).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    let header = "# ajaxlab book variant=ajax-falcon plies=6 max-eval=80 count=12 seed=3";
+    assert!(lines[0].starts_with(header), "{lines:?}");
     assert_eq!(lines.len(), 13);
     let distinct: std::collections::HashSet<&str> = lines[1..]
         .iter()
@@ -211,29 +211,14 @@ fn a_book_holds_distinct_balanced_positions_and_a_match_plays_from_it() {
         .collect();
     assert_eq!(distinct.len(), 12, "positions are distinct");
     let again = dir.join("again.epd");
-    ajaxlab(&[
-        "book",
-        "--variant",
-        "afc",
-        "--plies",
-        "6",
-        "--max-eval",
-        "80",
-        "--count",
-        "12",
-        "--nodes",
-        "500",
-        "--seed",
-        "3",
-        "--out",
-        again.to_str().unwrap(),
-    ]);
+    make_book(&again);
     assert_eq!(
         std::fs::read_to_string(&again).unwrap(),
-        lines.join("\n") + "\n",
+        written,
         "the seed fixes the book"
     );
     let spec = format!("file:{}", book.display());
+    let games = dir.join("games");
     let m = ajaxlab(&[
         "match",
         "--variant",
@@ -247,7 +232,7 @@ fn a_book_holds_distinct_balanced_positions_and_a_match_plays_from_it() {
         "--tc",
         "nodes=300",
         "--out",
-        dir.join("games").to_str().unwrap(),
+        games.to_str().unwrap(),
     ]);
     assert!(m.status.success(), "{}", text(&m));
 }

@@ -142,6 +142,16 @@ impl Move {
         }
     }
 
+    /// The square a piece from hand is gated onto, if any.
+    #[inline]
+    pub fn gate_square(self) -> Option<Square> {
+        match self.gate() {
+            Gate::None => None,
+            Gate::AtFrom => Some(self.from()),
+            Gate::AtRook => Some(self.to()),
+        }
+    }
+
     /// The raw 32-bit form (stable within a build; for hashing and tables).
     pub const fn to_bits(self) -> u32 {
         self.0

@@ -2,7 +2,7 @@
 //! Minister, gating suffix `Ngf3(Mg1)`, Falcon drop `(Fb1)`, castling
 //! `O-O`/`O-O-O` (AFC, chess) and `O-O-Oc`/`O-O-Og` (AMRC).
 
-use crate::moves::{Gate, Move, MoveKind};
+use crate::moves::{Move, MoveKind};
 use crate::piece::PieceKind;
 use crate::position::{CastleSide, Position};
 use crate::square::Square;
@@ -49,11 +49,7 @@ impl Position {
     }
 
     fn san_without_check(&self, m: Move) -> String {
-        let gate_square = match m.gate() {
-            Gate::None => None,
-            Gate::AtFrom => Some(m.from()),
-            Gate::AtRook => Some(m.to()),
-        };
+        let gate_square = m.gate_square();
         let mut out = match m.kind() {
             MoveKind::Drop => {
                 let kind = m.dropped_kind().unwrap_or(PieceKind::Pawn);
@@ -290,11 +286,7 @@ impl SanPattern {
     }
 
     fn matches(&self, pos: &Position, m: Move) -> bool {
-        let gate_square = match m.gate() {
-            Gate::None => None,
-            Gate::AtFrom => Some(m.from()),
-            Gate::AtRook => Some(m.to()),
-        };
+        let gate_square = m.gate_square();
         match *self {
             SanPattern::Drop { kind, to } => m.dropped_kind() == Some(kind) && m.to() == to,
             SanPattern::Castle {

@@ -39,45 +39,41 @@ struct Job {
 }
 
 fn jobs() -> Vec<Job> {
+    // (variant, games, first seed, plies per game, numbered starts stride)
+    let plan = [
+        (VariantKind::AjaxFalcon, 40u32, 1000u64, 120u32, None),
+        (
+            VariantKind::AjaxModernRandom,
+            64,
+            2000,
+            100,
+            Some((2521u32, ajaxlab_rules::AMRC_START_COUNT)),
+        ),
+        (VariantKind::Chess, 30, 3000, 120, None),
+        (
+            VariantKind::Chess960,
+            40,
+            4000,
+            100,
+            Some((97, ajaxlab_rules::CHESS960_START_COUNT)),
+        ),
+    ];
     let mut jobs = Vec::new();
-    let start = |variant, spec: StartSpec| {
-        Position::start(variant, &spec)
-            .expect("start position exists")
-            .fen()
-    };
-    for i in 0..40 {
-        jobs.push(Job {
-            variant: VariantKind::AjaxFalcon,
-            fen: start(VariantKind::AjaxFalcon, StartSpec::Default),
-            seed: 1000 + i,
-            max_plies: 120,
-        });
-    }
-    for i in 0..64u32 {
-        let number = (i * 2521 + 7) % ajaxlab_rules::AMRC_START_COUNT;
-        jobs.push(Job {
-            variant: VariantKind::AjaxModernRandom,
-            fen: start(VariantKind::AjaxModernRandom, StartSpec::Number(number)),
-            seed: 2000 + u64::from(i),
-            max_plies: 100,
-        });
-    }
-    for i in 0..30 {
-        jobs.push(Job {
-            variant: VariantKind::Chess,
-            fen: start(VariantKind::Chess, StartSpec::Default),
-            seed: 3000 + i,
-            max_plies: 120,
-        });
-    }
-    for i in 0..40u32 {
-        let number = (i * 97 + 3) % ajaxlab_rules::CHESS960_START_COUNT;
-        jobs.push(Job {
-            variant: VariantKind::Chess960,
-            fen: start(VariantKind::Chess960, StartSpec::Number(number)),
-            seed: 4000 + u64::from(i),
-            max_plies: 100,
-        });
+    for (variant, games, first_seed, max_plies, stride) in plan {
+        for i in 0..games {
+            let spec = stride.map_or(StartSpec::Default, |(step, count)| {
+                StartSpec::Number((i * step + 7) % count)
+            });
+            let fen = Position::start(variant, &spec)
+                .expect("start position exists")
+                .fen();
+            jobs.push(Job {
+                variant,
+                fen,
+                seed: first_seed + u64::from(i),
+                max_plies,
+            });
+        }
     }
     jobs
 }
