@@ -3,6 +3,7 @@
 
 mod bench;
 mod book;
+mod cluster;
 mod fen;
 mod match_cmd;
 mod params;
@@ -33,6 +34,14 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Generate an opening book of balanced positions.
     Book(book::BookArgs),
+    /// Campaigns: run one on this machine, or control a coordinator's.
+    Campaign(cluster::CampaignArgs),
+    /// Run a coordinator: hands out work, validates and stores the games.
+    Coordinator(cluster::CoordinatorArgs),
+    /// Run a worker for a coordinator.
+    Worker(cluster::WorkerArgs),
+    /// Issue a worker or operator token for a coordinator.
+    Token(cluster::TokenArgs),
     /// Run the engine as a UCI engine on standard input/output.
     Uci,
     /// Print the engine's tunable parameters.
@@ -46,6 +55,10 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fen(args) => fen::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Uci => uci::run(),
+        Command::Campaign(args) => cluster::campaign(args),
+        Command::Coordinator(args) => cluster::coordinator(&args),
+        Command::Worker(args) => cluster::worker(&args),
+        Command::Token(args) => cluster::token(&args),
         Command::Match(args) => match_cmd::run(args),
         Command::Book(args) => book::run(&args),
         Command::Params(args) => params::run(&args),

@@ -1,0 +1,426 @@
+//! Cluster commands: `coordinator`, `token`, `worker`, and `campaign`
+//! (`run` on one machine; `create`, `list`, `status`, `pause`, `resume`,
+//! `stop` against a running coordinator).
+
+use ajaxlab_cluster::coordinator::{Coordinator, Scope};
+use ajaxlab_cluster::local::run_local_campaign;
+use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
+use ajaxlab_proto::v1::operator_client::OperatorClient;
+use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use anyhow::{Context, bail};
+use serde::Deserialize;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Coordinator configuration file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CoordinatorFile {
+    /// Address to listen on.
+    listen: Option<SocketAddr>,
+    /// Directory of the state and the games.
+    state_dir: Option<PathBuf>,
+    /// Seconds a lease lasts without renewal.
+    lease_seconds: Option<u64>,
+}
+
+/// Arguments of `ajaxlab coordinator`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CoordinatorArgs {
+    /// A coordinator file (TOML: listen, state_dir, lease_seconds).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Address to listen on (default 0.0.0.0:50051).
+    #[arg(long)]
+    listen: Option<SocketAddr>,
+    /// State directory (default ./coordinator).
+    #[arg(long)]
+    state_dir: Option<PathBuf>,
+}
+
+/// Arguments of `ajaxlab token`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct TokenArgs {
+    /// The coordinator's state directory.
+    #[arg(long)]
+    state_dir: PathBuf,
+    /// worker or operator.
+    #[arg(long)]
+    scope: String,
+    /// A label for the token (who has it).
+    #[arg(long, default_value = "")]
+    label: String,
+    /// Write the token to this file (mode 600) instead of printing it.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Arguments of `ajaxlab worker`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct WorkerArgs {
+    /// The coordinator, e.g. http://coordinator:50051.
+    #[arg(long)]
+    coordinator: String,
+    /// File holding a worker token.
+    #[arg(long)]
+    token_file: PathBuf,
+    /// Games at once (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Name on the status page (default: the host name).
+    #[arg(long)]
+    name: Option<String>,
+}
+
+/// Arguments of `ajaxlab campaign`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CampaignArgs {
+    #[command(subcommand)]
+    action: CampaignAction,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum CampaignAction {
+    /// Run a campaign on this machine: embedded coordinator and local workers.
+    Run {
+        /// The campaign file.
+        file: PathBuf,
+        /// Games at once (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Where runs live.
+        #[arg(long, default_value = "runs")]
+        runs_dir: PathBuf,
+        /// No progress output.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Create a campaign on a coordinator.
+    Create {
+        /// The campaign file.
+        file: PathBuf,
+        #[command(flatten)]
+        remote: Remote,
+    },
+    /// List a coordinator's campaigns.
+    List {
+        #[command(flatten)]
+        remote: Remote,
+    },
+    /// Show one campaign.
+    Status {
+        /// Campaign id.
+        id: String,
+        #[command(flatten)]
+        remote: Remote,
+    },
+    /// Pause a campaign.
+    Pause {
+        /// Campaign id.
+        id: String,
+        #[command(flatten)]
+        remote: Remote,
+    },
+    /// Resume a paused campaign.
+    Resume {
+        /// Campaign id.
+        id: String,
+        #[command(flatten)]
+        remote: Remote,
+    },
+    /// Stop a campaign for good.
+    Stop {
+        /// Campaign id.
+        id: String,
+        #[command(flatten)]
+        remote: Remote,
+    },
+}
+
+/// A coordinator to talk to as an operator.
+#[derive(Debug, clap::Args)]
+struct Remote {
+    /// The coordinator, e.g. http://127.0.0.1:50051.
+    #[arg(long)]
+    coordinator: String,
+    /// File holding an operator token.
+    #[arg(long)]
+    token_file: PathBuf,
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+fn read_token(path: &Path) -> anyhow::Result<String> {
+    let token = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the token file {}", path.display()))?;
+    let token = token.trim().to_owned();
+    if token.is_empty() {
+        bail!("{} is empty", path.display());
+    }
+    Ok(token)
+}
+
+/// Sets `flag` on SIGTERM or Ctrl-C.
+fn on_signal(flag: Arc<AtomicBool>) {
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        {
+            let Ok(mut term) =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            else {
+                return;
+            };
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        eprintln!("shutting down: finishing the current request, releasing work");
+        flag.store(true, Ordering::Relaxed);
+    });
+}
+
+pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
+    let file: CoordinatorFile = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            toml::from_str(&text).with_context(|| path.display().to_string())?
+        }
+        None => CoordinatorFile::default(),
+    };
+    let listen = args
+        .listen
+        .or(file.listen)
+        .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 50051)));
+    let state_dir = args
+        .state_dir
+        .clone()
+        .or(file.state_dir)
+        .unwrap_or_else(|| PathBuf::from("coordinator"));
+    let lease = Duration::from_secs(file.lease_seconds.unwrap_or(60).max(5));
+    runtime()?.block_on(async {
+        let signature = tokio::task::spawn_blocking(bench_signature).await?;
+        let coordinator = Arc::new(Coordinator::open(&state_dir, lease, signature)?);
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .with_context(|| format!("listening on {listen}"))?;
+        eprintln!(
+            "coordinator listening on {} (state {}, lease {} s, engine signature {signature})",
+            listener.local_addr()?,
+            state_dir.display(),
+            lease.as_secs()
+        );
+        let stop = Arc::new(AtomicBool::new(false));
+        on_signal(Arc::clone(&stop));
+        let shutdown = async move {
+            while !stop.load(Ordering::Relaxed) {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        };
+        ajaxlab_cluster::server::serve(coordinator, listener, shutdown).await?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
+    let scope = Scope::parse(&args.scope)
+        .with_context(|| format!("--scope '{}': expected worker or operator", args.scope))?;
+    let coordinator = Coordinator::open(&args.state_dir, Duration::from_secs(60), 0)?;
+    let token = coordinator.issue_token(scope, &args.label)?;
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, format!("{token}\n"))
+                .with_context(|| format!("writing {}", path.display()))?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+            }
+            eprintln!(
+                "{} token written to {} (stored hashed in {})",
+                args.scope,
+                path.display(),
+                args.state_dir.display()
+            );
+        }
+        None => println!("{token}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
+    let token = read_token(&args.token_file)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let name = args.name.clone().unwrap_or_else(|| {
+        std::fs::read_to_string("/etc/hostname").map_or("worker".into(), |h| h.trim().to_owned())
+    });
+    runtime()?.block_on(async {
+        let shutdown = Arc::new(AtomicBool::new(false));
+        on_signal(Arc::clone(&shutdown));
+        eprintln!(
+            "worker '{name}': {threads} games at once, coordinator {}",
+            args.coordinator
+        );
+        let units = run_worker(
+            WorkerConfig {
+                url: args.coordinator.clone(),
+                token,
+                threads,
+                name,
+            },
+            shutdown,
+        )
+        .await?;
+        eprintln!("worker stopped after submitting {units} units");
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn header() -> Option<v1::Header> {
+    Some(v1::Header {
+        protocol_version: PROTOCOL_VERSION,
+    })
+}
+
+fn print_campaign(c: &v1::Campaign) {
+    let p = &c.pentanomial;
+    println!(
+        "{:<24} {:<9} {:>7}/{:<7} pairs  penta [{}]  Elo {:+.1} ± {:.1}",
+        c.campaign_id,
+        c.state,
+        c.pairs_done,
+        c.pairs_total,
+        p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
+        c.elo,
+        c.elo_error
+    );
+}
+
+pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
+    let (remote, id) = match args.action {
+        CampaignAction::Run {
+            file,
+            threads,
+            runs_dir,
+            quiet,
+        } => {
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let summary = run_local_campaign(&file, &runs_dir, threads, quiet)?;
+            let c = summary.campaign;
+            let elo = c.pentanomial.elo().map_or("Elo n/a".to_owned(), |e| {
+                format!(
+                    "Elo {:+.1} ± {:.1} (95%), LOS {:.1}%",
+                    e.elo,
+                    e.interval.half_width(),
+                    e.los * 100.0
+                )
+            });
+            println!(
+                "campaign {}: {} ({} of {} pairs)",
+                c.id, c.state, c.pairs_done, c.pairs_total
+            );
+            println!(
+                "pentanomial [{}]  {elo}",
+                c.pentanomial.0.map(|n| n.to_string()).join(" ")
+            );
+            println!(
+                "games and state in {} ({:.1} s this run)",
+                summary.dir.display(),
+                summary.elapsed.as_secs_f64()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        CampaignAction::Create { file, remote } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            return operator(&remote, |mut client| async move {
+                let c = client
+                    .create_campaign(v1::CreateCampaignRequest {
+                        header: header(),
+                        config_toml: text,
+                    })
+                    .await?
+                    .into_inner();
+                print_campaign(&c);
+                Ok(())
+            });
+        }
+        CampaignAction::List { remote } => {
+            return operator(&remote, |mut client| async move {
+                for c in client
+                    .list_campaigns(v1::ListCampaignsRequest { header: header() })
+                    .await?
+                    .into_inner()
+                    .campaigns
+                {
+                    print_campaign(&c);
+                }
+                Ok(())
+            });
+        }
+        CampaignAction::Status { id, remote } => (remote, (id, "status")),
+        CampaignAction::Pause { id, remote } => (remote, (id, "pause")),
+        CampaignAction::Resume { id, remote } => (remote, (id, "resume")),
+        CampaignAction::Stop { id, remote } => (remote, (id, "stop")),
+    };
+    let (id, action) = id;
+    operator(&remote, |mut client| async move {
+        let request = v1::CampaignRequest {
+            header: header(),
+            campaign_id: id,
+        };
+        let c = match action {
+            "pause" => client.pause_campaign(request).await?,
+            "resume" => client.resume_campaign(request).await?,
+            "stop" => client.stop_campaign(request).await?,
+            _ => client.get_campaign(request).await?,
+        };
+        print_campaign(&c.into_inner());
+        Ok(())
+    })
+}
+
+type OperatorChannel = OperatorClient<
+    tonic::service::interceptor::InterceptedService<
+        tonic::transport::Channel,
+        ajaxlab_cluster::worker::Auth,
+    >,
+>;
+
+fn operator<F, Fut>(remote: &Remote, f: F) -> anyhow::Result<ExitCode>
+where
+    F: FnOnce(OperatorChannel) -> Fut,
+    Fut: std::future::Future<Output = Result<(), tonic::Status>>,
+{
+    let token = read_token(&remote.token_file)?;
+    runtime()?.block_on(async {
+        let channel = tonic::transport::Channel::from_shared(remote.coordinator.clone())?
+            .connect()
+            .await
+            .with_context(|| format!("connecting to {}", remote.coordinator))?;
+        let value = format!("Bearer {token}")
+            .parse()
+            .context("the token has characters a header cannot carry")?;
+        let client =
+            OperatorClient::with_interceptor(channel, ajaxlab_cluster::worker::Auth::new(value));
+        f(client)
+            .await
+            .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))?;
+        Ok(ExitCode::SUCCESS)
+    })
+}

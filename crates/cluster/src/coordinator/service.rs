@@ -1,0 +1,268 @@
+//! The gRPC services: thin adapters over [`Coordinator`], plus bearer-token
+//! authentication with separate worker and operator scopes.
+
+use super::{Coordinator, CoordinatorError, Scope, Submitted};
+use ajaxlab_proto::PROTOCOL_VERSION;
+use ajaxlab_proto::v1::{self, operator_server, worker_server};
+use std::pin::Pin;
+use std::sync::Arc;
+use tokio_stream::Stream;
+use tonic::{Request, Response, Status};
+
+impl From<CoordinatorError> for Status {
+    fn from(e: CoordinatorError) -> Status {
+        match e {
+            CoordinatorError::InvalidArgument(m) => Status::invalid_argument(m),
+            CoordinatorError::NotFound(m) => Status::not_found(m),
+            CoordinatorError::FailedPrecondition(m) => Status::failed_precondition(m),
+            CoordinatorError::Internal(m) => Status::internal(m),
+        }
+    }
+}
+
+fn check_header(header: Option<&v1::Header>) -> Result<(), Status> {
+    match header {
+        None => Err(Status::invalid_argument(
+            "header: missing (it carries the protocol version)",
+        )),
+        Some(h) if h.protocol_version != PROTOCOL_VERSION => {
+            Err(Status::failed_precondition(format!(
+                "protocol version {} is not supported: this coordinator speaks version {PROTOCOL_VERSION}; upgrade the worker or client",
+                h.protocol_version
+            )))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// An interceptor admitting requests whose bearer token has `scope`.
+pub fn authenticate(
+    coordinator: Arc<Coordinator>,
+    scope: Scope,
+) -> impl Fn(Request<()>) -> Result<Request<()>, Status> + Clone {
+    move |request: Request<()>| {
+        let token = request
+            .metadata()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| Status::unauthenticated("missing 'authorization: Bearer TOKEN'"))?;
+        match coordinator.token_scope(token) {
+            None => Err(Status::unauthenticated("unknown token")),
+            Some(s) if s != scope => Err(Status::permission_denied(format!(
+                "a {s:?} token cannot call {scope:?} services"
+            ))),
+            Some(_) => Ok(request),
+        }
+    }
+}
+
+/// Runs blocking coordinator work off the async threads.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, CoordinatorError> + Send + 'static,
+) -> Result<T, Status> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Status::internal(e.to_string()))?
+        .map_err(Status::from)
+}
+
+/// The worker-facing service.
+pub struct WorkerService(pub Arc<Coordinator>);
+
+#[tonic::async_trait]
+impl worker_server::Worker for WorkerService {
+    async fn register(
+        &self,
+        request: Request<v1::RegisterRequest>,
+    ) -> Result<Response<v1::RegisterResponse>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        let worker_id =
+            blocking(move || c.register(&r.name, &r.version, r.cores, r.bench_signature)).await?;
+        Ok(Response::new(v1::RegisterResponse { worker_id }))
+    }
+
+    async fn request_work(
+        &self,
+        request: Request<v1::WorkRequest>,
+    ) -> Result<Response<v1::WorkResponse>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        let unit = blocking(move || c.request_work(&r.worker_id)).await?;
+        Ok(Response::new(v1::WorkResponse {
+            unit,
+            retry_after_ms: 1000,
+        }))
+    }
+
+    async fn renew_lease(
+        &self,
+        request: Request<v1::RenewLeaseRequest>,
+    ) -> Result<Response<v1::RenewLeaseResponse>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        let lease_deadline_ms =
+            blocking(move || c.renew(&r.worker_id, &r.unit_id, &r.lease_token)).await?;
+        Ok(Response::new(v1::RenewLeaseResponse { lease_deadline_ms }))
+    }
+
+    async fn submit_results(
+        &self,
+        request: Request<v1::SubmitResultsRequest>,
+    ) -> Result<Response<v1::SubmitResultsResponse>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        let unit = r.unit_id.clone();
+        let outcome =
+            blocking(move || c.submit(&r.worker_id, &r.unit_id, &r.lease_token, &r.games)).await;
+        if let Err(e) = &outcome {
+            eprintln!(
+                "coordinator: submission of unit {unit} refused: {}",
+                e.message()
+            );
+        }
+        let status = match outcome? {
+            Submitted::Accepted => "accepted",
+            Submitted::Duplicate => "duplicate",
+            Submitted::Stale => "stale",
+        };
+        Ok(Response::new(v1::SubmitResultsResponse {
+            status: status.into(),
+        }))
+    }
+
+    async fn release_work(
+        &self,
+        request: Request<v1::ReleaseWorkRequest>,
+    ) -> Result<Response<v1::ReleaseWorkResponse>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        blocking(move || c.release(&r.worker_id, &r.unit_id, &r.lease_token)).await?;
+        Ok(Response::new(v1::ReleaseWorkResponse {}))
+    }
+}
+
+/// The operator-facing service.
+pub struct OperatorService(pub Arc<Coordinator>);
+
+type CampaignStream = Pin<Box<dyn Stream<Item = Result<v1::Campaign, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl operator_server::Operator for OperatorService {
+    async fn create_campaign(
+        &self,
+        request: Request<v1::CreateCampaignRequest>,
+    ) -> Result<Response<v1::Campaign>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        let view = blocking(move || c.create_campaign(&r.config_toml)).await?;
+        Ok(Response::new(view.to_proto()))
+    }
+
+    async fn list_campaigns(
+        &self,
+        request: Request<v1::ListCampaignsRequest>,
+    ) -> Result<Response<v1::ListCampaignsResponse>, Status> {
+        check_header(request.get_ref().header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        let views = blocking(move || c.campaigns()).await?;
+        Ok(Response::new(v1::ListCampaignsResponse {
+            campaigns: views.iter().map(|v| v.to_proto()).collect(),
+        }))
+    }
+
+    async fn get_campaign(
+        &self,
+        request: Request<v1::CampaignRequest>,
+    ) -> Result<Response<v1::Campaign>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        Ok(Response::new(
+            blocking(move || c.campaign(&r.campaign_id))
+                .await?
+                .to_proto(),
+        ))
+    }
+
+    async fn pause_campaign(
+        &self,
+        request: Request<v1::CampaignRequest>,
+    ) -> Result<Response<v1::Campaign>, Status> {
+        self.set_state(request, "paused").await
+    }
+
+    async fn resume_campaign(
+        &self,
+        request: Request<v1::CampaignRequest>,
+    ) -> Result<Response<v1::Campaign>, Status> {
+        self.set_state(request, "running").await
+    }
+
+    async fn stop_campaign(
+        &self,
+        request: Request<v1::CampaignRequest>,
+    ) -> Result<Response<v1::Campaign>, Status> {
+        self.set_state(request, "stopped").await
+    }
+
+    type WatchCampaignStream = CampaignStream;
+
+    async fn watch_campaign(
+        &self,
+        request: Request<v1::CampaignRequest>,
+    ) -> Result<Response<Self::WatchCampaignStream>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let coordinator = Arc::clone(&self.0);
+        let id = r.campaign_id;
+        coordinator.campaign(&id)?;
+        let mut changes = coordinator.subscribe();
+        let (tx, rx) = tokio::sync::mpsc::channel(16);
+        tokio::spawn(async move {
+            loop {
+                let view = match coordinator.campaign(&id) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        let _ = tx.send(Err(Status::from(e))).await;
+                        return;
+                    }
+                };
+                let finished = matches!(view.state.as_str(), "finished" | "stopped");
+                if tx.send(Ok(view.to_proto())).await.is_err()
+                    || finished
+                    || changes.changed().await.is_err()
+                {
+                    return;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        )))
+    }
+}
+
+impl OperatorService {
+    async fn set_state(
+        &self,
+        request: Request<v1::CampaignRequest>,
+        state: &'static str,
+    ) -> Result<Response<v1::Campaign>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        Ok(Response::new(
+            blocking(move || c.set_campaign_state(&r.campaign_id, state))
+                .await?
+                .to_proto(),
+        ))
+    }
+}

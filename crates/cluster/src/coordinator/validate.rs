@@ -1,0 +1,190 @@
+//! Checks of a submitted unit before anything of it is stored: the right
+//! games for the right pairs, the issued openings and parameters, moves that
+//! replay legally, and results and terminations that follow from them.
+
+use ajaxlab_arena::config::PlayerKind;
+use ajaxlab_arena::runner::pair_seed;
+use ajaxlab_arena::{GameRecord, MatchConfig, Termination, TimeControl};
+use ajaxlab_rules::{Game, Outcome, Position};
+
+/// Why a submission is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game_id}: {reason}")]
+pub struct Rejection {
+    /// The game (or the first missing one).
+    pub game_id: u64,
+    /// What is wrong.
+    pub reason: String,
+}
+
+fn reject(game_id: u64, reason: impl Into<String>) -> Rejection {
+    Rejection {
+        game_id,
+        reason: reason.into(),
+    }
+}
+
+/// Checks the games of pairs `first_pair..first_pair+pair_count` of `config`.
+///
+/// # Errors
+/// The first [`Rejection`] found.
+pub fn validate_unit(
+    config: &MatchConfig,
+    first_pair: u64,
+    pair_count: u64,
+    games: &[GameRecord],
+) -> Result<(), Rejection> {
+    let expected: Vec<u64> = (first_pair * 2..(first_pair + pair_count) * 2).collect();
+    let mut ids: Vec<u64> = games.iter().map(|g| g.game_id).collect();
+    ids.sort_unstable();
+    if ids != expected {
+        let first_wrong = expected
+            .iter()
+            .zip(&ids)
+            .find(|(a, b)| a != b)
+            .map_or(first_pair * 2, |(a, _)| *a);
+        return Err(reject(
+            first_wrong,
+            format!(
+                "{} games submitted; the unit is games {}..{}",
+                games.len(),
+                first_pair * 2,
+                (first_pair + pair_count) * 2
+            ),
+        ));
+    }
+    let params: Vec<Vec<i32>> = config
+        .players
+        .iter()
+        .map(|p| match &p.kind {
+            PlayerKind::Builtin(params, _) => params.iter().map(|(_, v)| v).collect(),
+            PlayerKind::Uci(_) => Vec::new(),
+        })
+        .collect();
+    for g in games {
+        validate_game(config, &params, g)?;
+    }
+    Ok(())
+}
+
+fn validate_game(
+    config: &MatchConfig,
+    params: &[Vec<i32>],
+    g: &GameRecord,
+) -> Result<(), Rejection> {
+    let id = g.game_id;
+    let pair = id / 2;
+    if g.pair_id != pair {
+        return Err(reject(
+            id,
+            format!("pair_id {} does not match game_id", g.pair_id),
+        ));
+    }
+    let swapped = id % 2 == 1;
+    let (white, black) = if swapped { (1, 0) } else { (0, 1) };
+    if g.white.params != params[white] || g.black.params != params[black] {
+        return Err(reject(id, "parameters differ from the ones issued"));
+    }
+    if g.white.name != config.players[white].name || g.black.name != config.players[black].name {
+        return Err(reject(id, "players differ from the ones issued"));
+    }
+    let seed = pair_seed(config.seed, pair);
+    let opening = config.openings.pick(seed);
+    let mut pos = opening.start;
+    let issued_moves: Vec<String> = opening
+        .random_moves
+        .iter()
+        .map(|&m| {
+            let t = pos.uci(m).to_string();
+            pos.play_unchecked(m);
+            t
+        })
+        .collect();
+    if g.seed != seed || g.start_fen != opening.start.fen() || g.opening_moves != issued_moves {
+        return Err(reject(id, "opening differs from the one issued"));
+    }
+    let mut game = Game::new(opening.position());
+    for (i, m) in g.moves.iter().enumerate() {
+        if let Some(outcome) = game.outcome() {
+            return Err(reject(
+                id,
+                format!(
+                    "move {} ({}) after the game ended ({})",
+                    i + 1,
+                    m.uci,
+                    outcome.reason()
+                ),
+            ));
+        }
+        let mv = game
+            .position()
+            .parse_uci(&m.uci)
+            .map_err(|e| reject(id, format!("move {}: {e}", i + 1)))?;
+        game.play(mv)
+            .map_err(|e| reject(id, format!("move {}: {e}", i + 1)))?;
+    }
+    if g.final_fen != game.position().fen() {
+        return Err(reject(id, "final FEN does not follow from the moves"));
+    }
+    let side_to_move_loses = |result: &str| {
+        let loser_is_white = game.position().side_to_move() == ajaxlab_rules::Color::White;
+        result == if loser_is_white { "0-1" } else { "1-0" }
+    };
+    let consistent = match (game.outcome(), g.termination) {
+        (Some(Outcome::Checkmate { .. }), Termination::Checkmate)
+        | (Some(Outcome::Stalemate), Termination::Stalemate)
+        | (Some(Outcome::FiftyMoveRule), Termination::FiftyMoveRule)
+        | (Some(Outcome::ThreefoldRepetition), Termination::ThreefoldRepetition) => {
+            game.outcome().is_some_and(|o| o.result().pgn() == g.result)
+        }
+        (Some(_), _) => false,
+        (None, Termination::MaxPlies) => {
+            config.adjudication.max_plies == Some(g.moves.len() as u32) && g.result == "1/2-1/2"
+        }
+        (None, Termination::AdjudicatedDraw) => {
+            config.adjudication.draw_score.is_some() && g.result == "1/2-1/2"
+        }
+        (None, Termination::AdjudicatedResign) => {
+            config.adjudication.resign_score.is_some() && g.result != "1/2-1/2"
+        }
+        (None, Termination::TimeForfeit) => {
+            let tc =
+                config.players[if game.position().side_to_move() == ajaxlab_rules::Color::White {
+                    white_index(swapped)
+                } else {
+                    1 - white_index(swapped)
+                }]
+                .tc;
+            matches!(tc, TimeControl::Clock { .. }) && side_to_move_loses(&g.result)
+        }
+        // The builtin engine neither crashes, hangs nor plays illegal moves.
+        (
+            None,
+            Termination::EngineCrash | Termination::EngineTimeout | Termination::IllegalMove,
+        ) => false,
+        (None, _) => false,
+    };
+    if !consistent {
+        return Err(reject(
+            id,
+            format!(
+                "result {} by {} does not follow from the moves",
+                g.result,
+                g.termination.as_str()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn white_index(swapped: bool) -> usize {
+    usize::from(swapped)
+}
+
+/// The start position of a game as the coordinator issues it (for tests).
+pub fn issued_start(config: &MatchConfig, pair: u64) -> Position {
+    config
+        .openings
+        .pick(pair_seed(config.seed, pair))
+        .position()
+}

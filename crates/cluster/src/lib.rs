@@ -1,0 +1,11 @@
+//! Cluster mode: a gRPC coordinator (tokio + tonic) that hands work units
+//! of campaigns to workers anywhere, validates and stores their games, and
+//! never loses or double-counts one; the workers that play for it; and the
+//! one-process form, `ajaxlab campaign run`, with an embedded coordinator.
+
+pub mod campaign;
+pub mod convert;
+pub mod coordinator;
+pub mod local;
+pub mod server;
+pub mod worker;

@@ -1,0 +1,361 @@
+//! The worker: registers, leases units, plays them with the arena (one game
+//! per thread), renews its lease while playing, submits whole units, and
+//! reconnects with exponential backoff and jitter. On shutdown it releases
+//! the unit it holds and exits.
+
+use crate::convert::{game_to_proto, match_config};
+use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_arena::{GameRecord, MatchConfig};
+use ajaxlab_proto::v1::worker_client::WorkerClient;
+use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use ajaxlab_stats::{RandomSource, SplitMix64};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+/// The depth of the bench whose node count identifies an engine build.
+pub const SIGNATURE_DEPTH: u32 = 6;
+
+/// The builtin engine's determinism signature: the bench node count.
+pub fn bench_signature() -> u64 {
+    ajaxlab_engine::bench::run(&mut ajaxlab_engine::Engine::new(16), SIGNATURE_DEPTH).nodes
+}
+
+/// How a worker runs.
+#[derive(Clone, Debug)]
+pub struct WorkerConfig {
+    /// The coordinator, e.g. `http://127.0.0.1:50051`.
+    pub url: String,
+    /// Bearer token of worker scope.
+    pub token: String,
+    /// Games at once.
+    pub threads: usize,
+    /// Name on the status page.
+    pub name: String,
+}
+
+/// A worker that cannot go on.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    /// The coordinator refuses us for good (bad token, wrong protocol).
+    #[error("coordinator refused the worker: {0}")]
+    Refused(String),
+    /// A unit that cannot be played.
+    #[error("bad work unit: {0}")]
+    BadUnit(String),
+}
+
+type Client = WorkerClient<InterceptedService<Channel, Auth>>;
+
+/// Adds the bearer token to every request.
+#[derive(Clone)]
+pub struct Auth(tonic::metadata::MetadataValue<tonic::metadata::Ascii>);
+
+impl Auth {
+    /// Sends `value` (`Bearer TOKEN`) as the authorization header.
+    pub fn new(value: tonic::metadata::MetadataValue<tonic::metadata::Ascii>) -> Auth {
+        Auth(value)
+    }
+}
+
+impl tonic::service::Interceptor for Auth {
+    fn call(
+        &mut self,
+        mut request: tonic::Request<()>,
+    ) -> Result<tonic::Request<()>, tonic::Status> {
+        request
+            .metadata_mut()
+            .insert("authorization", self.0.clone());
+        Ok(request)
+    }
+}
+
+fn header() -> Option<v1::Header> {
+    Some(v1::Header {
+        protocol_version: PROTOCOL_VERSION,
+    })
+}
+
+/// Whether an error is worth retrying (network, overload) or final.
+fn transient(status: &tonic::Status) -> bool {
+    matches!(
+        status.code(),
+        tonic::Code::Unavailable
+            | tonic::Code::DeadlineExceeded
+            | tonic::Code::Internal
+            | tonic::Code::Unknown
+            | tonic::Code::ResourceExhausted
+            | tonic::Code::Aborted
+    )
+}
+
+/// Exponential backoff with jitter, capped at 30 s.
+struct Backoff {
+    attempt: u32,
+    rng: SplitMix64,
+}
+
+impl Backoff {
+    fn new(seed: u64) -> Backoff {
+        Backoff {
+            attempt: 0,
+            rng: SplitMix64::new(seed),
+        }
+    }
+
+    async fn wait(&mut self) {
+        let base = 200u64.saturating_mul(1 << self.attempt.min(8)).min(30_000);
+        self.attempt += 1;
+        let jitter = self.rng.next_u64() % (base / 2 + 1);
+        tokio::time::sleep(Duration::from_millis(base / 2 + jitter)).await;
+    }
+
+    fn reset(&mut self) {
+        self.attempt = 0;
+    }
+}
+
+async fn connect(
+    config: &WorkerConfig,
+    shutdown: &AtomicBool,
+    backoff: &mut Backoff,
+) -> Result<Option<Client>, WorkerError> {
+    let value = format!("Bearer {}", config.token.trim())
+        .parse()
+        .map_err(|_| {
+            WorkerError::Refused("the token has characters a header cannot carry".into())
+        })?;
+    loop {
+        if shutdown.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let endpoint = Channel::from_shared(config.url.clone())
+            .map_err(|e| WorkerError::Refused(format!("{}: {e}", config.url)))?;
+        match endpoint.connect().await {
+            Ok(channel) => {
+                backoff.reset();
+                return Ok(Some(
+                    WorkerClient::with_interceptor(channel, Auth(value))
+                        .max_decoding_message_size(crate::server::MAX_MESSAGE_BYTES)
+                        .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES),
+                ));
+            }
+            Err(e) => {
+                eprintln!("worker: cannot reach {}: {e}; retrying", config.url);
+                backoff.wait().await;
+            }
+        }
+    }
+}
+
+/// Plays pairs `first..first+count` of `config` on `threads` threads;
+/// stops early (returning `None`) when `cancel` is set.
+fn play_unit(
+    config: &MatchConfig,
+    first: u64,
+    count: u64,
+    threads: usize,
+    cancel: &AtomicBool,
+) -> Result<Option<Vec<GameRecord>>, WorkerError> {
+    let next = AtomicU64::new(first);
+    let results = std::sync::Mutex::new(Vec::new());
+    let failure = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, usize::try_from(count).unwrap_or(1).max(1)) {
+            scope.spawn(|| {
+                let players = (|| {
+                    Ok::<_, ajaxlab_arena::runner::MatchError>([
+                        make_player(&config.players[0], config.hash_mb)?,
+                        make_player(&config.players[1], config.hash_mb)?,
+                    ])
+                })();
+                let mut players = match players {
+                    Ok(p) => p,
+                    Err(e) => {
+                        *failure
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                            Some(e.to_string());
+                        return;
+                    }
+                };
+                loop {
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let pair = next.fetch_add(1, Ordering::Relaxed);
+                    if pair >= first + count {
+                        return;
+                    }
+                    let games = play_pair(config, pair, &mut players);
+                    results
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .extend(games);
+                }
+            });
+        }
+    });
+    if let Some(e) = failure
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        return Err(WorkerError::BadUnit(e));
+    }
+    if cancel.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    let mut games = results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    games.sort_by_key(|g| g.game_id);
+    Ok(Some(games))
+}
+
+/// Runs a worker until `shutdown` is set. Returns the number of units submitted.
+///
+/// # Errors
+/// [`WorkerError`] when the coordinator refuses the worker for good.
+pub async fn run_worker(
+    config: WorkerConfig,
+    shutdown: Arc<AtomicBool>,
+) -> Result<u64, WorkerError> {
+    let signature = tokio::task::spawn_blocking(bench_signature)
+        .await
+        .map_err(|e| WorkerError::BadUnit(e.to_string()))?;
+    let mut backoff = Backoff::new(u64::from(std::process::id()) ^ signature);
+    let mut submitted = 0;
+    'connection: loop {
+        let Some(mut client) = connect(&config, &shutdown, &mut backoff).await? else {
+            return Ok(submitted);
+        };
+        let register = v1::RegisterRequest {
+            header: header(),
+            name: config.name.clone(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            cores: u32::try_from(config.threads).unwrap_or(1),
+            bench_signature: signature,
+            engines: vec!["builtin".into()],
+        };
+        let worker_id = match client.register(register).await {
+            Ok(r) => r.into_inner().worker_id,
+            Err(s) if transient(&s) => {
+                backoff.wait().await;
+                continue 'connection;
+            }
+            Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
+        };
+        loop {
+            if shutdown.load(Ordering::Relaxed) {
+                return Ok(submitted);
+            }
+            let response = match client
+                .request_work(v1::WorkRequest {
+                    header: header(),
+                    worker_id: worker_id.clone(),
+                })
+                .await
+            {
+                Ok(r) => r.into_inner(),
+                Err(s) if transient(&s) => {
+                    backoff.wait().await;
+                    continue 'connection;
+                }
+                Err(s) if s.code() == tonic::Code::NotFound => continue 'connection,
+                Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
+            };
+            let Some(unit) = response.unit else {
+                tokio::time::sleep(Duration::from_millis(
+                    response.retry_after_ms.clamp(100, 10_000),
+                ))
+                .await;
+                continue;
+            };
+            if play_and_submit(&mut client, &worker_id, unit, &config, &shutdown).await? {
+                submitted += 1;
+            }
+        }
+    }
+}
+
+/// Plays one unit with its lease renewed meanwhile, then submits it (or
+/// releases it on shutdown). Returns whether it was submitted.
+async fn play_and_submit(
+    client: &mut Client,
+    worker_id: &str,
+    unit: v1::WorkUnit,
+    config: &WorkerConfig,
+    shutdown: &Arc<AtomicBool>,
+) -> Result<bool, WorkerError> {
+    let match_config = match_config(&unit).map_err(|e| WorkerError::BadUnit(e.to_string()))?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let play = {
+        let cancel = Arc::clone(&cancel);
+        let threads = config.threads;
+        let (first, count) = (unit.first_pair, u64::from(unit.pair_count));
+        tokio::task::spawn_blocking(move || {
+            play_unit(&match_config, first, count, threads, &cancel)
+        })
+    };
+    tokio::pin!(play);
+    let renew_every = Duration::from_millis(
+        u64::try_from((unit.lease_deadline_ms - crate::coordinator::now_ms()) / 3)
+            .unwrap_or(1000)
+            .max(200),
+    );
+    let games = loop {
+        tokio::select! {
+            done = &mut play => break done.map_err(|e| WorkerError::BadUnit(e.to_string()))??,
+            () = tokio::time::sleep(renew_every) => {
+                if shutdown.load(Ordering::Relaxed) {
+                    cancel.store(true, Ordering::Relaxed);
+                    continue;
+                }
+                let renew = v1::RenewLeaseRequest { header: header(), worker_id: worker_id.into(), unit_id: unit.unit_id.clone(), lease_token: unit.lease_token.clone() };
+                if let Err(s) = client.renew_lease(renew).await
+                    && s.code() == tonic::Code::FailedPrecondition
+                {
+                    // The lease is gone: someone else plays this unit now.
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    };
+    let Some(games) = games else {
+        let release = v1::ReleaseWorkRequest {
+            header: header(),
+            worker_id: worker_id.into(),
+            unit_id: unit.unit_id.clone(),
+            lease_token: unit.lease_token.clone(),
+        };
+        let _ = client.release_work(release).await;
+        return Ok(false);
+    };
+    let request = v1::SubmitResultsRequest {
+        header: header(),
+        worker_id: worker_id.into(),
+        unit_id: unit.unit_id.clone(),
+        lease_token: unit.lease_token.clone(),
+        games: games.iter().map(game_to_proto).collect(),
+    };
+    let mut backoff = Backoff::new(unit.first_pair);
+    for _ in 0..8 {
+        match client.submit_results(request.clone()).await {
+            Ok(r) => {
+                let status = r.into_inner().status;
+                if status != "accepted" {
+                    eprintln!("worker: unit {} was {status}; dropped", unit.unit_id);
+                }
+                return Ok(status == "accepted");
+            }
+            Err(s) if transient(&s) => backoff.wait().await,
+            Err(s) => {
+                eprintln!("worker: unit {} refused: {}", unit.unit_id, s.message());
+                return Ok(false);
+            }
+        }
+    }
+    Ok(false)
+}

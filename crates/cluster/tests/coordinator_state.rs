@@ -1,0 +1,232 @@
+//! The coordinator's state layer in-process: leases, exactly-once counting,
+//! validation of forged results, restarts.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
+use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_cluster::convert::{game_to_proto, match_config};
+use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
+use ajaxlab_proto::v1;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+const CAMPAIGN: &str = r#"
+variant = "ajax-falcon"
+games = 8
+tc = "nodes=300"
+[campaign]
+name = "state-test"
+[adjudication]
+max_plies = 120
+"#;
+
+fn temp_dir() -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "ajaxlab-coord-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Plays a unit honestly, as a worker would.
+fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
+    let config = match_config(unit).unwrap();
+    let mut players = [
+        make_player(&config.players[0], 8).unwrap(),
+        make_player(&config.players[1], 8).unwrap(),
+    ];
+    (unit.first_pair..unit.first_pair + u64::from(unit.pair_count))
+        .flat_map(|p| play_pair(&config, p, &mut players))
+        .map(|g| game_to_proto(&g))
+        .collect()
+}
+
+fn setup(lease: Duration) -> (Coordinator, PathBuf) {
+    let dir = temp_dir();
+    let c = Coordinator::open(&dir, lease, 7).unwrap();
+    c.create_campaign(CAMPAIGN).unwrap();
+    (c, dir)
+}
+
+#[test]
+fn a_campaign_completes_with_every_pair_counted_once() {
+    let (c, _dir) = setup(Duration::from_secs(60));
+    let w = c.register("w", "test", 2, 7).unwrap();
+    while let Some(unit) = c.request_work(&w).unwrap() {
+        let games = play(&unit);
+        assert_eq!(
+            c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+                .unwrap(),
+            Submitted::Accepted
+        );
+        assert_eq!(
+            c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+                .unwrap(),
+            Submitted::Duplicate,
+            "a repeat is dropped"
+        );
+    }
+    let view = c.campaign("state-test").unwrap();
+    assert_eq!(
+        (view.state.as_str(), view.pairs_done, view.pairs_total),
+        ("finished", 4, 4)
+    );
+}
+
+#[test]
+fn an_expired_lease_goes_to_another_worker_and_the_late_results_are_dropped() {
+    let (c, _dir) = setup(Duration::from_millis(200));
+    let slow = c.register("slow", "test", 8, 7).unwrap();
+    let fast = c.register("fast", "test", 8, 7).unwrap();
+    let unit = c.request_work(&slow).unwrap().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let again = c.request_work(&fast).unwrap().unwrap();
+    assert_eq!(
+        (again.unit_id.as_str(), again.first_pair),
+        (unit.unit_id.as_str(), unit.first_pair),
+        "the same pairs are reissued"
+    );
+    assert!(matches!(
+        c.renew(&slow, &unit.unit_id, &unit.lease_token),
+        Err(CoordinatorError::FailedPrecondition(_))
+    ));
+    let games = play(&unit);
+    assert_eq!(
+        c.submit(&slow, &unit.unit_id, &unit.lease_token, &games)
+            .unwrap(),
+        Submitted::Stale
+    );
+    assert_eq!(
+        c.submit(&fast, &again.unit_id, &again.lease_token, &games)
+            .unwrap(),
+        Submitted::Accepted
+    );
+    assert_eq!(
+        c.submit(&slow, &unit.unit_id, &unit.lease_token, &games)
+            .unwrap(),
+        Submitted::Duplicate
+    );
+    assert_eq!(
+        c.campaign("state-test").unwrap().pairs_done,
+        u64::from(unit.pair_count)
+    );
+}
+
+#[test]
+fn forged_results_are_rejected_and_nothing_is_stored() {
+    let (c, dir) = setup(Duration::from_secs(60));
+    let w = c.register("w", "test", 1, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    let honest = play(&unit);
+    let submit = |games: &[v1::GameRecord]| c.submit(&w, &unit.unit_id, &unit.lease_token, games);
+    let expect_rejected = |games: Vec<v1::GameRecord>, why: &str| {
+        let e = submit(&games).unwrap_err();
+        assert!(
+            matches!(&e, CoordinatorError::InvalidArgument(m) if m.contains(why)),
+            "{why}: {e}"
+        );
+    };
+    let mut illegal = honest.clone();
+    illegal[0].moves[0].uci = "a1a9".into();
+    expect_rejected(illegal, "move 1");
+    let mut result = honest.clone();
+    result[0].result = if result[0].result == "1-0" {
+        "0-1".into()
+    } else {
+        "1-0".into()
+    };
+    expect_rejected(result, "does not follow");
+    let mut params = honest.clone();
+    params[1].white_params[0] += 1;
+    expect_rejected(params, "parameters differ");
+    expect_rejected(honest[..honest.len() - 1].to_vec(), "games submitted");
+    let mut crash = honest.clone();
+    crash[0].termination = "engine-crash".into();
+    expect_rejected(crash, "does not follow");
+    assert!(matches!(
+        c.submit(&w, "state-test-999", "x", &honest),
+        Err(CoordinatorError::NotFound(_))
+    ));
+    let wrong_token = c.submit(&w, &unit.unit_id, "forged", &honest).unwrap();
+    assert_eq!(
+        wrong_token,
+        Submitted::Stale,
+        "a lease token that was never issued counts nothing"
+    );
+    assert_eq!(c.campaign("state-test").unwrap().pairs_done, 0);
+    let files = std::fs::read_dir(dir.join("campaigns/state-test"))
+        .unwrap()
+        .count();
+    assert_eq!(files, 0, "nothing of a rejected unit is stored");
+    assert_eq!(submit(&honest).unwrap(), Submitted::Accepted);
+}
+
+#[test]
+fn units_go_only_to_workers_with_the_campaigns_engine_signature() {
+    let (c, _dir) = setup(Duration::from_secs(60));
+    let stale = c.register("old-build", "test", 1, 8).unwrap();
+    assert!(c.request_work(&stale).unwrap().is_none());
+    let current = c.register("new-build", "test", 1, 7).unwrap();
+    assert!(c.request_work(&current).unwrap().is_some());
+}
+
+#[test]
+fn a_restarted_coordinator_resumes_and_counts_stored_games_once() {
+    let (c, dir) = setup(Duration::from_secs(60));
+    let w = c.register("w", "test", 1, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    assert_eq!(
+        c.submit(&w, &unit.unit_id, &unit.lease_token, &play(&unit))
+            .unwrap(),
+        Submitted::Accepted
+    );
+    let second = c.request_work(&w).unwrap().unwrap();
+    let token = c.issue_token(Scope::Worker, "t").unwrap();
+    drop(c);
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    assert_eq!(
+        c.token_scope(&token),
+        Some(Scope::Worker),
+        "tokens survive (hashed)"
+    );
+    assert_eq!(
+        c.campaign("state-test").unwrap().pairs_done,
+        u64::from(unit.pair_count)
+    );
+    // The lease held across the restart still works.
+    assert_eq!(
+        c.submit(&w, &second.unit_id, &second.lease_token, &play(&second))
+            .unwrap(),
+        Submitted::Accepted
+    );
+    let done = u64::from(unit.pair_count + second.pair_count);
+    drop(c);
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    assert_eq!(c.campaign("state-test").unwrap().pairs_done, done);
+}
+
+#[test]
+fn bad_campaign_files_name_the_key() {
+    let (c, _dir) = setup(Duration::from_secs(60));
+    let e = c
+        .create_campaign("games = 3\n[campaign]\nname = \"x\"")
+        .unwrap_err();
+    assert!(
+        matches!(&e, CoordinatorError::InvalidArgument(m) if m.starts_with("games:")),
+        "{e}"
+    );
+    let e = c.create_campaign("games = 4").unwrap_err();
+    assert!(e.to_string().contains("[campaign]"), "{e}");
+    let e = c.create_campaign(CAMPAIGN).unwrap_err();
+    assert!(
+        matches!(e, CoordinatorError::FailedPrecondition(_)),
+        "names are unique"
+    );
+}
