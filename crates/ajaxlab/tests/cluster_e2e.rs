@@ -1,0 +1,251 @@
+//! Cluster mode end to end with real processes on loopback: a coordinator,
+//! three workers, a worker killed mid-unit, a coordinator killed and
+//! restarted mid-campaign, and tokens of the wrong kind.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ajaxlab");
+
+fn temp_dir(tag: &str) -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "ajaxlab-cluster-{}-{tag}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn python() -> PathBuf {
+    std::env::var_os("AJAXLAB_FSF_PYTHON").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"),
+        PathBuf::from,
+    )
+}
+
+/// A child process killed when the test ends, however it ends.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn token(state: &Path, scope: &str) -> PathBuf {
+    let path = state.join(format!("{scope}.token"));
+    let o = Command::new(BIN)
+        .args([
+            "token",
+            "--state-dir",
+            state.to_str().unwrap(),
+            "--scope",
+            scope,
+            "--out",
+            path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    path
+}
+
+/// Starts a coordinator and returns it with its address.
+fn coordinator(state: &Path, listen: &str) -> (Process, String) {
+    let config = state.join("coordinator.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "listen = \"{listen}\"\nstate_dir = \"{}\"\nlease_seconds = 5\n",
+            state.display()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(BIN)
+        .args(["coordinator", "--config", config.to_str().unwrap()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let addr = first.split_whitespace().nth(3).unwrap().to_owned();
+    assert!(first.starts_with("coordinator listening on"), "{first}");
+    std::thread::spawn(move || for _ in lines {});
+    (Process(child), addr)
+}
+
+fn worker(url: &str, token: &Path, name: &str) -> Process {
+    Process(
+        Command::new(BIN)
+            .args([
+                "worker",
+                "--coordinator",
+                url,
+                "--token-file",
+                token.to_str().unwrap(),
+                "--threads",
+                "1",
+                "--name",
+                name,
+            ])
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+fn operator(url: &str, token: &Path, args: &[&str]) -> String {
+    let o = Command::new(BIN)
+        .arg("campaign")
+        .args(args)
+        .args([
+            "--coordinator",
+            url,
+            "--token-file",
+            token.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn campaign_file(dir: &Path, name: &str, games: u32) -> PathBuf {
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, format!("variant = \"ajax-falcon\"\ngames = {games}\ntc = \"nodes=300\"\n[campaign]\nname = \"{name}\"\n[adjudication]\nmax_plies = 150\n")).unwrap();
+    path
+}
+
+/// `(pairs_done, state)` of a campaign, from the operator CLI.
+fn progress(url: &str, op: &Path, name: &str) -> (u64, String) {
+    let out = operator(url, op, &["status", name]);
+    let fields: Vec<&str> = out.split_whitespace().collect();
+    match fields.as_slice() {
+        [_, state, done, ..] => (
+            done.split('/').next().unwrap_or("0").parse().unwrap_or(0),
+            (*state).to_owned(),
+        ),
+        _ => (0, out),
+    }
+}
+
+fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// Game ids of a campaign's files, via DuckDB.
+fn game_ids(state: &Path, name: &str) -> Vec<u64> {
+    let glob = state.join("campaigns").join(name).join("unit-*.parquet");
+    let script = format!(
+        "import duckdb; print(' '.join(str(r[0]) for r in duckdb.connect().execute(\"select game_id from read_parquet('{}') order by game_id\").fetchall()))",
+        glob.display()
+    );
+    let out = Command::new(python())
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|s| s.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn three_workers_finish_a_campaign_despite_a_killed_worker_and_a_restarted_coordinator() {
+    let state = temp_dir("state");
+    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
+    let (coord, addr) = coordinator(&state, "127.0.0.1:0");
+    let url = format!("http://{addr}");
+    let file = campaign_file(&state, "e2e", 24);
+    let created = operator(&url, &op, &["create", file.to_str().unwrap()]);
+    assert!(
+        created.contains("e2e") && created.contains("running"),
+        "{created}"
+    );
+
+    let mut workers: Vec<Process> = (0..3)
+        .map(|i| worker(&url, &worker_token, &format!("w{i}")))
+        .collect();
+    wait_for("first results", Duration::from_secs(120), || {
+        progress(&url, &op, "e2e").0 >= 2
+    });
+    // SIGKILL one worker in the middle of its unit.
+    workers.remove(0);
+    // Kill the coordinator too, then restart it on the same address.
+    drop(coord);
+    let (_coord, _) = coordinator(&state, &addr);
+    wait_for("the campaign to finish", Duration::from_secs(240), || {
+        progress(&url, &op, "e2e").1 == "finished"
+    });
+    let (done, _) = progress(&url, &op, "e2e");
+    assert_eq!(done, 12, "exactly the campaign's pairs are counted");
+    let ids = game_ids(&state, "e2e");
+    assert_eq!(
+        ids,
+        (0..24).collect::<Vec<u64>>(),
+        "every game once, none lost, none twice"
+    );
+}
+
+#[test]
+fn wrong_tokens_are_refused_with_the_right_status() {
+    let state = temp_dir("auth");
+    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
+    let (_coord, addr) = coordinator(&state, "127.0.0.1:0");
+    let url = format!("http://{addr}");
+    let as_worker = operator(&url, &worker_token, &["list"]);
+    assert!(as_worker.contains("PermissionDenied"), "{as_worker}");
+    let bogus = state.join("bogus.token");
+    std::fs::write(&bogus, "not-a-token\n").unwrap();
+    let unknown = operator(&url, &bogus, &["list"]);
+    assert!(unknown.contains("Unauthenticated"), "{unknown}");
+    let out = Command::new(BIN)
+        .args([
+            "worker",
+            "--coordinator",
+            &url,
+            "--token-file",
+            op.to_str().unwrap(),
+            "--threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("refused"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bad = campaign_file(&state, "bad", 3);
+    let refused = operator(&url, &op, &["create", bad.to_str().unwrap()]);
+    assert!(
+        refused.contains("InvalidArgument") && refused.contains("games"),
+        "{refused}"
+    );
+}
