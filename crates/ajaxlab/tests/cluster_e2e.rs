@@ -62,13 +62,14 @@ fn token(state: &Path, scope: &str) -> PathBuf {
     path
 }
 
-/// Starts a coordinator and returns it with its address.
+/// Starts a coordinator and returns it with its gRPC address (and, in
+/// `state/http.addr`, the address of its status page).
 fn coordinator(state: &Path, listen: &str) -> (Process, String) {
     let config = state.join("coordinator.toml");
     std::fs::write(
         &config,
         format!(
-            "listen = \"{listen}\"\nstate_dir = \"{}\"\nlease_seconds = 5\n",
+            "listen = \"{listen}\"\nhttp_listen = \"127.0.0.1:0\"\nstate_dir = \"{}\"\nlease_seconds = 5\n",
             state.display()
         ),
     )
@@ -82,7 +83,23 @@ fn coordinator(state: &Path, listen: &str) -> (Process, String) {
     let first = lines.next().unwrap().unwrap();
     let addr = first.split_whitespace().nth(3).unwrap().to_owned();
     assert!(first.starts_with("coordinator listening on"), "{first}");
-    std::thread::spawn(move || for _ in lines {});
+    let second = lines.next().unwrap().unwrap();
+    let http = second
+        .split_whitespace()
+        .nth(4)
+        .unwrap()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    std::fs::write(state.join("http.addr"), &http).unwrap();
+    let log = state.join(format!("coordinator-{}.log", child.id()));
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut file = std::fs::File::create(log).unwrap();
+        for line in lines.map_while(Result::ok) {
+            let _ = writeln!(file, "{line}");
+        }
+    });
     (Process(child), addr)
 }
 
@@ -182,10 +199,12 @@ fn three_workers_finish_a_campaign_despite_a_killed_worker_and_a_restarted_coord
     let (coord, addr) = coordinator(&state, "127.0.0.1:0");
     let url = format!("http://{addr}");
     let file = campaign_file(&state, "e2e", 24);
+    let mut coord = coord;
     let created = operator(&url, &op, &["create", file.to_str().unwrap()]);
     assert!(
         created.contains("e2e") && created.contains("running"),
-        "{created}"
+        "{created}; coordinator {:?}",
+        coord.0.try_wait()
     );
 
     let mut workers: Vec<Process> = (0..3)

@@ -8,4 +8,5 @@ pub mod convert;
 pub mod coordinator;
 pub mod local;
 pub mod server;
+pub mod status;
 pub mod worker;

@@ -26,6 +26,8 @@ struct CoordinatorFile {
     state_dir: Option<PathBuf>,
     /// Seconds a lease lasts without renewal.
     lease_seconds: Option<u64>,
+    /// Address of the status page and /metrics.
+    http_listen: Option<SocketAddr>,
 }
 
 /// Arguments of `ajaxlab coordinator`.
@@ -40,6 +42,9 @@ pub(crate) struct CoordinatorArgs {
     /// State directory (default ./coordinator).
     #[arg(long)]
     state_dir: Option<PathBuf>,
+    /// Address of the status page and /metrics (default 0.0.0.0:8080).
+    #[arg(long)]
+    http_listen: Option<SocketAddr>,
 }
 
 /// Arguments of `ajaxlab token`.
@@ -222,14 +227,28 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             state_dir.display(),
             lease.as_secs()
         );
+        let http_addr = args
+            .http_listen
+            .or(file.http_listen)
+            .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 8080)));
+        let http = tokio::net::TcpListener::bind(http_addr)
+            .await
+            .with_context(|| format!("listening on {http_addr}"))?;
+        eprintln!("status page and metrics on http://{}/", http.local_addr()?);
         let stop = Arc::new(AtomicBool::new(false));
         on_signal(Arc::clone(&stop));
-        let shutdown = async move {
+        let stopped = |stop: Arc<AtomicBool>| async move {
             while !stop.load(Ordering::Relaxed) {
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         };
-        ajaxlab_cluster::server::serve(coordinator, listener, shutdown).await?;
+        let status = tokio::spawn(ajaxlab_cluster::status::serve_http(
+            Arc::clone(&coordinator),
+            http,
+            stopped(Arc::clone(&stop)),
+        ));
+        ajaxlab_cluster::server::serve(coordinator, listener, stopped(stop)).await?;
+        status.await??;
         Ok(ExitCode::SUCCESS)
     })
 }

@@ -7,6 +7,7 @@
 //! on start-up a file without its "done" mark is counted then, so a crash
 //! between the two neither loses nor double-counts a game.
 
+pub mod outliers;
 pub mod service;
 pub mod validate;
 
@@ -123,8 +124,29 @@ pub enum Submitted {
     Stale,
 }
 
+/// Counters for the metrics endpoint.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Units validated, stored and counted.
+    pub accepted: std::sync::atomic::AtomicU64,
+    /// Units refused by validation.
+    pub rejected: std::sync::atomic::AtomicU64,
+    /// Submissions of units already counted.
+    pub duplicate: std::sync::atomic::AtomicU64,
+    /// Submissions under a lease that had passed to another worker.
+    pub stale: std::sync::atomic::AtomicU64,
+    /// Leases that expired and went back to the pool.
+    pub expired: std::sync::atomic::AtomicU64,
+    /// Units leased.
+    pub leased: std::sync::atomic::AtomicU64,
+    /// Games stored.
+    pub games: std::sync::atomic::AtomicU64,
+}
+
 /// The coordinator.
 pub struct Coordinator {
+    /// Event counters (metrics).
+    pub counters: Counters,
     db: Mutex<Connection>,
     dir: PathBuf,
     lease: Duration,
@@ -172,7 +194,7 @@ create table if not exists units(
     leased_ms integer not null);
 create table if not exists results(
     unit_id text primary key, campaign_id text not null, worker_id text not null,
-    ll integer, ld integer, dd integer, wd integer, ww integer);
+    ll integer, ld integer, dd integer, wd integer, ww integer, done_ms integer not null default 0);
 create table if not exists workers(
     id text primary key, name text not null, version text not null, cores integer not null,
     signature integer not null, registered_ms integer not null, pairs_per_minute real not null default 0);
@@ -197,6 +219,7 @@ impl Coordinator {
         db.execute_batch(SCHEMA)?;
         let (changes, _) = tokio::sync::watch::channel(0);
         let c = Coordinator {
+            counters: Counters::default(),
             db: Mutex::new(db),
             dir: dir.to_owned(),
             lease,
@@ -532,6 +555,7 @@ impl Coordinator {
             .get(&campaign)
             .ok_or_else(|| CoordinatorError::Internal(format!("campaign {campaign} not loaded")))?;
         let count = u32::try_from(count).unwrap_or(u32::MAX);
+        bump(&self.counters.leased, 1);
         Ok(Some(work_unit(
             &spec.config,
             &campaign,
@@ -612,9 +636,11 @@ impl Coordinator {
     ) -> Result<Submitted, CoordinatorError> {
         let (campaign, held, first, count, state) = self.held_unit(worker, unit, token)?;
         if state == "done" {
+            bump(&self.counters.duplicate, 1);
             return Ok(Submitted::Duplicate);
         }
         if held != "held" {
+            bump(&self.counters.stale, 1);
             return Ok(Submitted::Stale);
         }
         let config = {
@@ -635,8 +661,12 @@ impl Coordinator {
             .map(|(i, g)| game_from_proto(g, &config.run_id, config.variant, i))
             .collect::<Result<_, _>>()
             .map_err(|e| CoordinatorError::InvalidArgument(e.to_string()))?;
-        validate::validate_unit(&config, first as u64, count as u64, &records)
-            .map_err(|e| CoordinatorError::InvalidArgument(format!("unit {unit} rejected: {e}")))?;
+        if let Err(e) = validate::validate_unit(&config, first as u64, count as u64, &records) {
+            bump(&self.counters.rejected, 1);
+            return Err(CoordinatorError::InvalidArgument(format!(
+                "unit {unit} rejected: {e}"
+            )));
+        }
         let mut sorted = records;
         sorted.sort_by_key(|g| g.game_id);
         let names: Vec<&str> = ajaxlab_engine::params::SPECS
@@ -647,6 +677,8 @@ impl Coordinator {
         write_games(&file, &sorted, &names)
             .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
         self.count_unit(&campaign, unit, worker, &sorted)?;
+        bump(&self.counters.accepted, 1);
+        bump(&self.counters.games, sorted.len() as u64);
         Ok(Submitted::Accepted)
     }
 
@@ -690,8 +722,18 @@ impl Coordinator {
         }
         let p = penta.0.map(|n| n as i64);
         tx.execute(
-            "insert or replace into results values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![unit, campaign, worker, p[0], p[1], p[2], p[3], p[4]],
+            "insert or replace into results values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                unit,
+                campaign,
+                worker,
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                now_ms()
+            ],
         )?;
         tx.execute("update units set state = 'done' where id = ?1", [unit])?;
         let elapsed_min: Option<f64> = tx
@@ -725,17 +767,83 @@ impl Coordinator {
         Ok(())
     }
 
-    /// Pair results of one worker in a campaign (for outlier checks).
+    /// Pair counts of a campaign after each counted unit, in order (for plots).
     ///
     /// # Errors
     /// Storage failure.
-    pub fn worker_pentanomial(
+    pub fn history(&self, campaign: &str) -> Result<Vec<Pentanomial>, CoordinatorError> {
+        let db = self.db();
+        let mut stmt = db.prepare("select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by done_ms, unit_id")?;
+        let mut total = Pentanomial::default();
+        let rows = stmt.query_map([campaign], |r| {
+            Ok([
+                r.get::<_, i64>(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+            ])
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let add = Pentanomial(row?.map(|n| n.max(0) as u64));
+            total += add;
+            out.push(total);
+        }
+        Ok(out)
+    }
+
+    /// Registered workers: id, name, version, cores.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn workers(&self) -> Result<Vec<(String, String, String, u32)>, CoordinatorError> {
+        let db = self.db();
+        let mut stmt =
+            db.prepare("select id, name, version, cores from workers order by registered_ms")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Units by state (leased, free, done).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn unit_states(&self) -> Result<Vec<(String, u64)>, CoordinatorError> {
+        let db = self.db();
+        let mut stmt =
+            db.prepare("select state, count(*) from units group by state order by state")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every worker's standing in a campaign (outlier check).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn standings(
         &self,
         campaign: &str,
-        worker: &str,
-    ) -> Result<Pentanomial, CoordinatorError> {
-        campaign_pentanomial(&self.db(), campaign, Some(worker))
+    ) -> Result<Vec<outliers::WorkerStanding>, CoordinatorError> {
+        let workers: Vec<String> = {
+            let db = self.db();
+            let mut stmt = db.prepare(
+                "select distinct worker_id from results where campaign_id = ?1 order by worker_id",
+            )?;
+            let rows = stmt.query_map([campaign], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        let db = self.db();
+        let per_worker = workers
+            .into_iter()
+            .map(|w| Ok((w.clone(), campaign_pentanomial(&db, campaign, Some(&w))?)))
+            .collect::<Result<Vec<_>, CoordinatorError>>()?;
+        Ok(outliers::standings(&per_worker))
     }
+}
+
+fn bump(counter: &std::sync::atomic::AtomicU64, n: u64) {
+    counter.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
 }
 
 fn campaign_pentanomial(

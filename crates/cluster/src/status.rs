@@ -1,0 +1,299 @@
+//! The coordinator's HTTP side: a status page (campaigns, progress, Elo ±
+//! interval with an Elo-against-games plot as SVG, workers with outlier
+//! flags), a JSON view of the campaigns, and Prometheus metrics.
+
+use crate::coordinator::{CampaignView, Coordinator};
+use axum::Router;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// The HTTP routes: `/` (status page), `/api/campaigns` (JSON), `/metrics`.
+pub fn router(coordinator: Arc<Coordinator>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/api/campaigns", get(campaigns_json))
+        .route("/metrics", get(metrics))
+        .with_state(coordinator)
+}
+
+/// Serves the routes on `listener` until `shutdown` completes.
+///
+/// # Errors
+/// An I/O failure of the listener.
+pub async fn serve_http(
+    coordinator: Arc<Coordinator>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(coordinator))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+fn failure(e: impl std::fmt::Display) -> Response {
+    (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn elo_text(view: &CampaignView) -> String {
+    view.pentanomial.elo().map_or("n/a".into(), |e| {
+        format!("{:+.1} ± {:.1}", e.elo, e.interval.half_width())
+    })
+}
+
+/// An SVG line of Elo (with its 95% band) against games.
+fn elo_plot(history: &[ajaxlab_stats::Pentanomial]) -> String {
+    let points: Vec<(f64, f64, f64)> = history
+        .iter()
+        .filter_map(|p| {
+            p.elo()
+                .ok()
+                .map(|e| (p.games() as f64, e.elo, e.interval.half_width()))
+        })
+        .collect();
+    let (w, h, pad) = (480.0, 160.0, 30.0);
+    let mut svg = format!(
+        "<svg class=\"elo\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
+    );
+    if points.len() < 2 {
+        svg.push_str("<text x=\"10\" y=\"20\">Elo plot: not enough games yet</text></svg>");
+        return svg;
+    }
+    let max_games = points.iter().map(|p| p.0).fold(1.0, f64::max);
+    let bound = points
+        .iter()
+        .map(|p| p.1.abs() + p.2)
+        .fold(10.0, f64::max)
+        .min(800.0);
+    let x = |g: f64| pad + (w - 2.0 * pad) * g / max_games;
+    let y = |e: f64| h / 2.0 - (h / 2.0 - pad / 2.0) * (e / bound).clamp(-1.0, 1.0);
+    let _ = write!(
+        svg,
+        "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>",
+        y(0.0),
+        w - pad,
+        y(0.0)
+    );
+    let band: Vec<String> = points
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", x(p.0), y(p.1 + p.2)))
+        .chain(
+            points
+                .iter()
+                .rev()
+                .map(|p| format!("{:.1},{:.1}", x(p.0), y(p.1 - p.2))),
+        )
+        .collect();
+    let _ = write!(
+        svg,
+        "<polygon points=\"{}\" fill=\"#cde\" stroke=\"none\"/>",
+        band.join(" ")
+    );
+    let line: Vec<String> = points
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", x(p.0), y(p.1)))
+        .collect();
+    let _ = write!(
+        svg,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#036\" stroke-width=\"2\"/>",
+        line.join(" ")
+    );
+    let _ = write!(
+        svg,
+        "<text x=\"2\" y=\"{}\" font-size=\"10\">+{bound:.0}</text><text x=\"2\" y=\"{}\" font-size=\"10\">-{bound:.0}</text>",
+        pad / 2.0 + 4.0,
+        h - 4.0
+    );
+    let _ = write!(
+        svg,
+        "<text x=\"{}\" y=\"{}\" font-size=\"10\">{max_games:.0} games</text></svg>",
+        w - pad - 50.0,
+        h - 4.0
+    );
+    svg
+}
+
+async fn page(State(c): State<Arc<Coordinator>>) -> Response {
+    let render = tokio::task::spawn_blocking(move || -> Result<String, crate::coordinator::CoordinatorError> {
+        let mut html = String::from(
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>ajaxlab coordinator</title>\
+             <meta http-equiv=\"refresh\" content=\"10\"><style>body{font-family:sans-serif;margin:2em}\
+             table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}\
+             .flag{color:#b00;font-weight:bold}</style></head><body><h1>ajaxlab coordinator</h1><h2>Campaigns</h2>",
+        );
+        for view in c.campaigns()? {
+            let _ = write!(
+                html,
+                "<section class=\"campaign\" id=\"{id}\"><h3>{id}</h3><p>state <b>{state}</b>, priority {prio}, \
+                 <progress max=\"{total}\" value=\"{done}\"></progress> {done}/{total} pairs, \
+                 pentanomial [{penta}], Elo <b class=\"elo-value\">{elo}</b> (95%)</p>",
+                id = escape(&view.id),
+                state = escape(&view.state),
+                prio = view.priority,
+                total = view.pairs_total,
+                done = view.pairs_done,
+                penta = view.pentanomial.0.map(|n| n.to_string()).join(" "),
+                elo = elo_text(&view),
+            );
+            html.push_str(&elo_plot(&c.history(&view.id)?));
+            html.push_str("<table><tr><th>worker</th><th>pairs</th><th>pentanomial</th><th>z</th><th></th></tr>");
+            for s in c.standings(&view.id)? {
+                let _ = write!(
+                    html,
+                    "<tr><td>{}</td><td>{}</td><td>[{}]</td><td>{:+.2}</td><td class=\"flag\">{}</td></tr>",
+                    escape(&s.worker),
+                    s.pentanomial.pairs(),
+                    s.pentanomial.0.map(|n| n.to_string()).join(" "),
+                    s.z,
+                    if s.flagged { "implausible" } else { "" }
+                );
+            }
+            html.push_str("</table></section>");
+        }
+        html.push_str("<h2>Workers</h2><table><tr><th>id</th><th>name</th><th>version</th><th>cores</th></tr>");
+        for (id, name, version, cores) in c.workers()? {
+            let _ = write!(html, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{cores}</td></tr>", escape(&id), escape(&name), escape(&version));
+        }
+        html.push_str("</table></body></html>");
+        Ok(html)
+    })
+    .await;
+    match render {
+        Ok(Ok(html)) => Html(html).into_response(),
+        Ok(Err(e)) => failure(e),
+        Err(e) => failure(e),
+    }
+}
+
+async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
+    match tokio::task::spawn_blocking(move || c.campaigns()).await {
+        Ok(Ok(views)) => {
+            let list: Vec<serde_json::Value> = views
+                .iter()
+                .map(|v| {
+                    let e = v.pentanomial.elo().ok();
+                    serde_json::json!({
+                        "id": v.id, "state": v.state, "priority": v.priority,
+                        "pairs_total": v.pairs_total, "pairs_done": v.pairs_done,
+                        "pentanomial": v.pentanomial.0,
+                        "elo": e.map(|e| e.elo), "elo_ci95": e.map(|e| [e.interval.low, e.interval.high]),
+                    })
+                })
+                .collect();
+            (
+                [(header::CONTENT_TYPE, "application/json")],
+                serde_json::Value::Array(list).to_string(),
+            )
+                .into_response()
+        }
+        Ok(Err(e)) => failure(e),
+        Err(e) => failure(e),
+    }
+}
+
+async fn metrics(State(c): State<Arc<Coordinator>>) -> Response {
+    let counters = &c.counters;
+    let mut out = String::new();
+    for (name, help, value) in [
+        (
+            "ajaxlab_units_accepted_total",
+            "Units validated, stored and counted.",
+            &counters.accepted,
+        ),
+        (
+            "ajaxlab_units_rejected_total",
+            "Units refused by validation.",
+            &counters.rejected,
+        ),
+        (
+            "ajaxlab_units_duplicate_total",
+            "Submissions of units already counted (dropped).",
+            &counters.duplicate,
+        ),
+        (
+            "ajaxlab_units_stale_total",
+            "Submissions under a lease that had moved on (dropped).",
+            &counters.stale,
+        ),
+        (
+            "ajaxlab_leases_expired_total",
+            "Leases that expired and went back to the pool.",
+            &counters.expired,
+        ),
+        (
+            "ajaxlab_units_leased_total",
+            "Units leased.",
+            &counters.leased,
+        ),
+        (
+            "ajaxlab_games_stored_total",
+            "Games stored.",
+            &counters.games,
+        ),
+    ] {
+        let _ = writeln!(
+            out,
+            "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}",
+            value.load(Ordering::Relaxed)
+        );
+    }
+    let c2 = Arc::clone(&c);
+    let state = tokio::task::spawn_blocking(move || {
+        Ok::<_, crate::coordinator::CoordinatorError>((
+            c2.workers()?.len(),
+            c2.unit_states()?,
+            c2.campaigns()?,
+        ))
+    })
+    .await;
+    let Ok(Ok((workers, units, campaigns))) = state else {
+        return failure("state unavailable");
+    };
+    let _ = writeln!(
+        out,
+        "# HELP ajaxlab_workers_registered Workers registered.\n# TYPE ajaxlab_workers_registered gauge\najaxlab_workers_registered {workers}"
+    );
+    let _ = writeln!(
+        out,
+        "# HELP ajaxlab_units Units by state.\n# TYPE ajaxlab_units gauge"
+    );
+    for (state, n) in units {
+        let _ = writeln!(out, "ajaxlab_units{{state=\"{}\"}} {n}", escape(&state));
+    }
+    let _ = writeln!(
+        out,
+        "# HELP ajaxlab_campaign_pairs_done Pairs counted per campaign.\n# TYPE ajaxlab_campaign_pairs_done gauge"
+    );
+    for v in &campaigns {
+        let _ = writeln!(
+            out,
+            "ajaxlab_campaign_pairs_done{{campaign=\"{}\"}} {}",
+            escape(&v.id),
+            v.pairs_done
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# HELP ajaxlab_campaign_pairs_total Pairs to play per campaign.\n# TYPE ajaxlab_campaign_pairs_total gauge"
+    );
+    for v in &campaigns {
+        let _ = writeln!(
+            out,
+            "ajaxlab_campaign_pairs_total{{campaign=\"{}\"}} {}",
+            escape(&v.id),
+            v.pairs_total
+        );
+    }
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
+}
