@@ -92,6 +92,7 @@ pub fn run_local_campaign(
                 token,
                 threads: threads.max(1),
                 name: "local".into(),
+                tls_ca: None,
             },
             Arc::clone(&shutdown),
         ));

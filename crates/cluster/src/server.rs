@@ -10,7 +10,8 @@ use std::sync::Arc;
 /// Largest message accepted (a unit's games).
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
-/// Serves both services on `listener` until `shutdown` completes.
+/// Serves both services, and the standard gRPC health service (for
+/// Kubernetes probes, unauthenticated), on `listener` until `shutdown` completes.
 ///
 /// # Errors
 /// A transport failure.
@@ -19,12 +20,46 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), tonic::transport::Error> {
+    serve_tls(coordinator, listener, None, shutdown).await
+}
+
+/// A server certificate chain and its private key, PEM.
+#[derive(Clone, Debug)]
+pub struct TlsIdentity {
+    /// Certificate chain, PEM.
+    pub cert_pem: Vec<u8>,
+    /// Private key, PEM.
+    pub key_pem: Vec<u8>,
+}
+
+/// As [`serve`], over TLS (rustls) when `tls` is given.
+///
+/// # Errors
+/// A transport failure, or a certificate rustls cannot use.
+pub async fn serve_tls(
+    coordinator: Arc<Coordinator>,
+    listener: tokio::net::TcpListener,
+    tls: Option<TlsIdentity>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), tonic::transport::Error> {
     let worker = WorkerServer::new(WorkerService(Arc::clone(&coordinator)))
         .max_decoding_message_size(MAX_MESSAGE_BYTES);
     let operator = OperatorServer::new(OperatorService(Arc::clone(&coordinator)));
     let worker_auth = authenticate(Arc::clone(&coordinator), Scope::Worker);
     let operator_auth = authenticate(Arc::clone(&coordinator), Scope::Operator);
-    tonic::transport::Server::builder()
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<WorkerServer<WorkerService>>().await;
+    health
+        .set_serving::<OperatorServer<OperatorService>>()
+        .await;
+    let mut builder = tonic::transport::Server::builder();
+    if let Some(id) = tls {
+        let identity = tonic::transport::Identity::from_pem(id.cert_pem, id.key_pem);
+        builder =
+            builder.tls_config(tonic::transport::ServerTlsConfig::new().identity(identity))?;
+    }
+    builder
+        .add_service(health_service)
         .add_service(tonic::service::interceptor::InterceptedService::new(
             worker,
             worker_auth,

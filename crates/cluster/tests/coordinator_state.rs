@@ -230,3 +230,102 @@ fn bad_campaign_files_name_the_key() {
         "names are unique"
     );
 }
+
+#[test]
+fn the_coordinator_answers_the_standard_grpc_health_protocol() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let (c, _dir) = setup(Duration::from_secs(60));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(ajaxlab_cluster::server::serve(
+            std::sync::Arc::new(c),
+            listener,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+        for service in ["", "ajaxlab.v1.Worker", "ajaxlab.v1.Operator"] {
+            let reply = health
+                .check(tonic_health::pb::HealthCheckRequest {
+                    service: service.into(),
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(
+                reply.status,
+                tonic_health::pb::health_check_response::ServingStatus::Serving as i32,
+                "{service}"
+            );
+        }
+        stop.send(()).unwrap();
+        server.await.unwrap().unwrap();
+    });
+}
+
+#[test]
+fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_without() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let (c, _dir) = setup(Duration::from_secs(60));
+        let cert = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
+        let ca = cert.cert.pem();
+        let tls = ajaxlab_cluster::server::TlsIdentity {
+            cert_pem: ca.clone().into_bytes(),
+            key_pem: cert.signing_key.serialize_pem().into_bytes(),
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(ajaxlab_cluster::server::serve_tls(
+            std::sync::Arc::new(c),
+            listener,
+            Some(tls),
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        let url = format!("https://localhost:{port}");
+        let channel = ajaxlab_cluster::worker::endpoint(&url, Some(ca.as_bytes()))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+        let reply = health
+            .check(tonic_health::pb::HealthCheckRequest {
+                service: String::new(),
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            reply.into_inner().status,
+            tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+        );
+        // Plain text against a TLS port fails; so does TLS without trusting the certificate.
+        let plain = ajaxlab_cluster::worker::endpoint(&format!("http://localhost:{port}"), None)
+            .unwrap()
+            .connect()
+            .await;
+        let untrusted = match plain {
+            Err(_) => true,
+            Ok(ch) => tonic_health::pb::health_client::HealthClient::new(ch)
+                .check(tonic_health::pb::HealthCheckRequest {
+                    service: String::new(),
+                })
+                .await
+                .is_err(),
+        };
+        assert!(untrusted, "a plain-text client is refused");
+        stop.send(()).unwrap();
+        server.await.unwrap().unwrap();
+    });
+}

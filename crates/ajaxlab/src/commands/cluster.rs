@@ -28,6 +28,10 @@ struct CoordinatorFile {
     lease_seconds: Option<u64>,
     /// Address of the status page and /metrics.
     http_listen: Option<SocketAddr>,
+    /// TLS certificate chain (PEM); with tls_key, gRPC is served over TLS.
+    tls_cert: Option<PathBuf>,
+    /// TLS private key (PEM).
+    tls_key: Option<PathBuf>,
 }
 
 /// Arguments of `ajaxlab coordinator`.
@@ -79,6 +83,9 @@ pub(crate) struct WorkerArgs {
     /// Name on the status page (default: the host name).
     #[arg(long)]
     name: Option<String>,
+    /// CA certificate (PEM) to trust for an https:// coordinator.
+    #[arg(long)]
+    tls_ca: Option<PathBuf>,
 }
 
 /// Arguments of `ajaxlab campaign`.
@@ -155,6 +162,16 @@ struct Remote {
     /// File holding an operator token.
     #[arg(long)]
     token_file: PathBuf,
+    /// CA certificate (PEM) to trust for an https:// coordinator.
+    #[arg(long)]
+    tls_ca: Option<PathBuf>,
+}
+
+fn read_ca(path: Option<&PathBuf>) -> anyhow::Result<Option<Vec<u8>>> {
+    path.map(|p| {
+        std::fs::read(p).with_context(|| format!("reading the CA certificate {}", p.display()))
+    })
+    .transpose()
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -215,6 +232,16 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
         .or(file.state_dir)
         .unwrap_or_else(|| PathBuf::from("coordinator"));
     let lease = Duration::from_secs(file.lease_seconds.unwrap_or(60).max(5));
+    let tls = match (&file.tls_cert, &file.tls_key) {
+        (Some(cert), Some(key)) => Some(ajaxlab_cluster::server::TlsIdentity {
+            cert_pem: std::fs::read(cert)
+                .with_context(|| format!("tls_cert: reading {}", cert.display()))?,
+            key_pem: std::fs::read(key)
+                .with_context(|| format!("tls_key: reading {}", key.display()))?,
+        }),
+        (None, None) => None,
+        _ => bail!("tls_cert and tls_key go together"),
+    };
     runtime()?.block_on(async {
         let signature = tokio::task::spawn_blocking(bench_signature).await?;
         let coordinator = Arc::new(Coordinator::open(&state_dir, lease, signature)?);
@@ -222,8 +249,9 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             .await
             .with_context(|| format!("listening on {listen}"))?;
         eprintln!(
-            "coordinator listening on {} (state {}, lease {} s, engine signature {signature})",
+            "coordinator listening on {} ({}, state {}, lease {} s, engine signature {signature})",
             listener.local_addr()?,
+            if tls.is_some() { "TLS" } else { "plain text" },
             state_dir.display(),
             lease.as_secs()
         );
@@ -247,7 +275,7 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             http,
             stopped(Arc::clone(&stop)),
         ));
-        ajaxlab_cluster::server::serve(coordinator, listener, stopped(stop)).await?;
+        ajaxlab_cluster::server::serve_tls(coordinator, listener, tls, stopped(stop)).await?;
         status.await??;
         Ok(ExitCode::SUCCESS)
     })
@@ -294,12 +322,14 @@ pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
             "worker '{name}': {threads} games at once, coordinator {}",
             args.coordinator
         );
+        let tls_ca = read_ca(args.tls_ca.as_ref())?;
         let units = run_worker(
             WorkerConfig {
                 url: args.coordinator.clone(),
                 token,
                 threads,
                 name,
+                tls_ca,
             },
             shutdown,
         )
@@ -428,7 +458,9 @@ where
 {
     let token = read_token(&remote.token_file)?;
     runtime()?.block_on(async {
-        let channel = tonic::transport::Channel::from_shared(remote.coordinator.clone())?
+        let ca = read_ca(remote.tls_ca.as_ref())?;
+        let channel = ajaxlab_cluster::worker::endpoint(&remote.coordinator, ca.as_deref())
+            .map_err(anyhow::Error::msg)?
             .connect()
             .await
             .with_context(|| format!("connecting to {}", remote.coordinator))?;

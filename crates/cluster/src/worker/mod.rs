@@ -34,6 +34,24 @@ pub struct WorkerConfig {
     pub threads: usize,
     /// Name on the status page.
     pub name: String,
+    /// CA certificate (PEM) to trust for an `https://` coordinator.
+    pub tls_ca: Option<Vec<u8>>,
+}
+
+/// A channel to `url`, over TLS trusting `ca` when given.
+///
+/// # Errors
+/// A malformed URL or TLS setting; connecting happens later.
+pub fn endpoint(url: &str, ca: Option<&[u8]>) -> Result<tonic::transport::Endpoint, String> {
+    let mut endpoint = Channel::from_shared(url.to_owned()).map_err(|e| format!("{url}: {e}"))?;
+    if let Some(ca) = ca {
+        let tls = tonic::transport::ClientTlsConfig::new()
+            .ca_certificate(tonic::transport::Certificate::from_pem(ca));
+        endpoint = endpoint
+            .tls_config(tls)
+            .map_err(|e| format!("{url}: TLS: {e}"))?;
+    }
+    Ok(endpoint)
 }
 
 /// A worker that cannot go on.
