@@ -86,7 +86,7 @@ fn coordinator(state: &Path, listen: &str) -> (Process, String) {
     let second = lines.next().unwrap().unwrap();
     let http = second
         .split_whitespace()
-        .nth(4)
+        .nth(5)
         .unwrap()
         .trim_start_matches("http://")
         .trim_end_matches('/')
@@ -229,6 +229,67 @@ fn three_workers_finish_a_campaign_despite_a_killed_worker_and_a_restarted_coord
         (0..24).collect::<Vec<u64>>(),
         "every game once, none lost, none twice"
     );
+
+    let http = std::fs::read_to_string(state.join("http.addr")).unwrap();
+    let metrics = http_get(&http, "/metrics");
+    assert!(
+        metrics.contains("ajaxlab_campaign_pairs_done{campaign=\"e2e\"} 12"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("ajaxlab_units_accepted_total"),
+        "{metrics}"
+    );
+    let page = http_get(&http, "/");
+    assert!(
+        page.contains("<section class=\"campaign\" id=\"e2e\">")
+            && page.contains("<svg class=\"elo\""),
+        "{page}"
+    );
+    // The page as a browser renders it: headless Chromium's DOM.
+    let chromium = Path::new("/usr/bin/chromium");
+    assert!(
+        chromium.exists(),
+        "Debian's chromium is needed (.ci/run installs it)"
+    );
+    let profile = state.join("chromium-profile");
+    let dom = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+        ])
+        .args([
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("http://{http}/"))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(
+        dom.contains("e2e") && dom.contains("finished") && dom.contains("polyline"),
+        "{dom}"
+    );
+}
+
+/// A plain HTTP GET: the whole response.
+fn http_get(addr: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    response
 }
 
 #[test]
@@ -266,5 +327,135 @@ fn wrong_tokens_are_refused_with_the_right_status() {
     assert!(
         refused.contains("InvalidArgument") && refused.contains("games"),
         "{refused}"
+    );
+}
+
+/// A TCP proxy whose forwarding can be paused (data is held, connections
+/// stay open), to cut a worker off from the coordinator.
+struct Proxy {
+    addr: String,
+    paused: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Proxy {
+    fn start(target: String) -> Proxy {
+        use std::sync::atomic::AtomicBool;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let paused = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = std::sync::Arc::clone(&paused);
+        std::thread::spawn(move || {
+            for client in listener.incoming().map_while(Result::ok) {
+                let Ok(server) = std::net::TcpStream::connect(&target) else {
+                    continue;
+                };
+                for (mut from, mut to) in [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server, client),
+                ] {
+                    let flag = std::sync::Arc::clone(&flag);
+                    std::thread::spawn(move || {
+                        use std::io::{Read, Write};
+                        let mut buf = [0u8; 16384];
+                        while let Ok(n) = from.read(&mut buf) {
+                            if n == 0 {
+                                break;
+                            }
+                            while flag.load(Ordering::Relaxed) {
+                                std::thread::sleep(Duration::from_millis(50));
+                            }
+                            if to.write_all(&buf[..n]).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            }
+        });
+        Proxy { addr, paused }
+    }
+}
+
+#[test]
+fn a_worker_cut_off_longer_than_its_lease_loses_its_unit_and_nothing_is_lost() {
+    let state = temp_dir("cutoff");
+    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
+    let (_coord, addr) = coordinator(&state, "127.0.0.1:0");
+    let url = format!("http://{addr}");
+    let file = state.join("cutoff.toml");
+    std::fs::write(&file, "variant = \"ajax-falcon\"\ngames = 4\ntc = \"nodes=20000\"\n[campaign]\nname = \"cutoff\"\n[adjudication]\nmax_plies = 60\n").unwrap();
+    let created = operator(&url, &op, &["create", file.to_str().unwrap()]);
+    assert!(created.contains("running"), "{created}");
+    let http = std::fs::read_to_string(state.join("http.addr")).unwrap();
+    let leased = || {
+        let m = http_get(&http, "/metrics");
+        m.lines()
+            .find_map(|l| l.strip_prefix("ajaxlab_units_leased_total "))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let proxy = Proxy::start(addr.clone());
+    let _cut_off = worker(&format!("http://{}", proxy.addr), &worker_token, "cut-off");
+    wait_for("the first lease", Duration::from_secs(60), || leased() >= 1);
+    proxy.paused.store(true, Ordering::Relaxed);
+    std::thread::sleep(Duration::from_secs(7)); // longer than the 5 s lease
+    let _direct = worker(&url, &worker_token, "direct");
+    wait_for("the campaign to finish", Duration::from_secs(240), || {
+        progress(&url, &op, "cutoff").1 == "finished"
+    });
+    proxy.paused.store(false, Ordering::Relaxed);
+    std::thread::sleep(Duration::from_secs(3)); // the cut-off worker comes back
+    let metrics = http_get(&http, "/metrics");
+    let expired = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("ajaxlab_leases_expired_total "))
+        .unwrap()
+        .trim()
+        .parse::<u64>()
+        .unwrap();
+    assert!(expired >= 1, "{metrics}");
+    assert_eq!(progress(&url, &op, "cutoff").0, 2);
+    assert_eq!(
+        game_ids(&state, "cutoff"),
+        vec![0, 1, 2, 3],
+        "nothing lost, nothing twice"
+    );
+}
+
+#[test]
+fn sigterm_makes_a_worker_release_its_unit_and_exit_cleanly() {
+    let state = temp_dir("sigterm");
+    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
+    let (_coord, addr) = coordinator(&state, "127.0.0.1:0");
+    let url = format!("http://{addr}");
+    let file = state.join("term.toml");
+    std::fs::write(&file, "variant = \"ajax-falcon\"\ngames = 20\ntc = \"nodes=50000\"\n[campaign]\nname = \"term\"\n").unwrap();
+    assert!(operator(&url, &op, &["create", file.to_str().unwrap()]).contains("running"));
+    let http = std::fs::read_to_string(state.join("http.addr")).unwrap();
+    let mut w = worker(&url, &worker_token, "leaving");
+    wait_for("a lease", Duration::from_secs(60), || {
+        http_get(&http, "/metrics").contains("ajaxlab_units{state=\"leased\"} 1")
+    });
+    let term = Command::new("kill")
+        .args(["-TERM", &w.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = w.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the worker did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "{status:?}");
+    let metrics = http_get(&http, "/metrics");
+    assert!(
+        metrics.contains("ajaxlab_units{state=\"free\"} 1"),
+        "the unit went back at once: {metrics}"
     );
 }

@@ -13,7 +13,8 @@ use ajaxlab_stats::{RandomSource, SplitMix64};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
@@ -64,17 +65,22 @@ pub enum Progress {
     Quiet,
 }
 
-/// Creates a player.
+/// Creates a player; builtin players stop searching when `stop` is set.
 ///
 /// # Errors
 /// [`MatchError::Player`] if it cannot play (missing binary, no UCI, variant unsupported).
-pub fn make_player(config: &PlayerConfig, hash_mb: usize) -> Result<Box<dyn Player>, MatchError> {
+pub fn make_player(
+    config: &PlayerConfig,
+    hash_mb: usize,
+    stop: &Arc<AtomicBool>,
+) -> Result<Box<dyn Player>, MatchError> {
     match &config.kind {
         PlayerKind::Builtin(params, features) => Ok(Box::new(BuiltinPlayer::new(
             &config.name,
             params.clone(),
             *features,
             hash_mb,
+            Arc::clone(stop),
         ))),
         PlayerKind::Uci(c) => UciPlayer::start(c.clone())
             .map(|p| Box::new(p) as Box<dyn Player>)
@@ -131,9 +137,10 @@ pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummar
         path: config.out.display().to_string(),
         source,
     })?;
+    let never = Arc::new(AtomicBool::new(false));
     // Fail before any game if a player cannot play.
     for p in &config.players {
-        make_player(p, 1)?;
+        make_player(p, 1, &never)?;
     }
     let started = Instant::now();
     let total_games = config.pairs * 2;
@@ -169,11 +176,12 @@ pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummar
         for _ in 0..threads {
             let tx = tx.clone();
             let next_pair = &next_pair;
+            let never = &never;
             scope.spawn(move || {
                 let made = (|| {
                     Ok::<_, MatchError>([
-                        make_player(&config.players[0], config.hash_mb)?,
-                        make_player(&config.players[1], config.hash_mb)?,
+                        make_player(&config.players[0], config.hash_mb, &never)?,
+                        make_player(&config.players[1], config.hash_mb, &never)?,
                     ])
                 })();
                 let mut players = match made {

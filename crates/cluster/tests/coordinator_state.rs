@@ -38,9 +38,10 @@ fn temp_dir() -> PathBuf {
 /// Plays a unit honestly, as a worker would.
 fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
     let config = match_config(unit).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut players = [
-        make_player(&config.players[0], 8).unwrap(),
-        make_player(&config.players[1], 8).unwrap(),
+        make_player(&config.players[0], 8, &stop).unwrap(),
+        make_player(&config.players[1], 8, &stop).unwrap(),
     ];
     (unit.first_pair..unit.first_pair + u64::from(unit.pair_count))
         .flat_map(|p| play_pair(&config, p, &mut players))

@@ -3,26 +3,34 @@
 use super::{MoveRequest, Player, PlayerError, PlayerMove};
 use crate::tc::TimeControl;
 use ajaxlab_engine::{Clock, Engine, Features, Limits, Params};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// The builtin engine with a parameter vector.
 pub struct BuiltinPlayer {
     name: String,
     engine: Engine,
-    never_stop: AtomicBool,
+    /// Set from outside to make searches return at once (abandoning a unit).
+    stop: Arc<AtomicBool>,
 }
 
 impl BuiltinPlayer {
     /// A builtin player named `name` with `params`, search `features` and a
-    /// `hash_mb` MB table.
-    pub fn new(name: &str, params: Params, features: Features, hash_mb: usize) -> BuiltinPlayer {
+    /// `hash_mb` MB table. Setting `stop` makes its searches return at once.
+    pub fn new(
+        name: &str,
+        params: Params,
+        features: Features,
+        hash_mb: usize,
+        stop: Arc<AtomicBool>,
+    ) -> BuiltinPlayer {
         let mut engine = Engine::new(hash_mb);
         engine.set_params(params);
         engine.set_features(features);
         BuiltinPlayer {
             name: name.to_owned(),
             engine,
-            never_stop: AtomicBool::new(false),
+            stop,
         }
     }
 }
@@ -84,7 +92,7 @@ impl Player for BuiltinPlayer {
         let limits = limits(request.tc, request.clocks);
         let result = self
             .engine
-            .go(&limits, &self.never_stop, &mut |_| {})
+            .go(&limits, &self.stop, &mut |_| {})
             .ok_or_else(|| PlayerError::Unusable("no position".into()))?;
         let mv = result
             .best

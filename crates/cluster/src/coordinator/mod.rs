@@ -485,10 +485,11 @@ impl Coordinator {
                 CoordinatorError::NotFound(format!("unknown worker '{worker}'; register first"))
             })?;
         // Expired leases go back to the pool.
-        db.execute(
+        let expired = db.execute(
             "update units set state = 'free' where state = 'leased' and deadline_ms < ?1",
             [now],
         )?;
+        bump(&self.counters.expired, expired as u64);
         // Running campaigns for this engine build, least served (per priority) first.
         let mut stmt = db.prepare(
             "select c.id, c.priority, c.pairs_total, c.next_pair,

@@ -175,7 +175,7 @@ fn play_unit(
     first: u64,
     count: u64,
     threads: usize,
-    cancel: &AtomicBool,
+    cancel: &Arc<AtomicBool>,
 ) -> Result<Option<Vec<GameRecord>>, WorkerError> {
     let next = AtomicU64::new(first);
     let results = std::sync::Mutex::new(Vec::new());
@@ -185,8 +185,8 @@ fn play_unit(
             scope.spawn(|| {
                 let players = (|| {
                     Ok::<_, ajaxlab_arena::runner::MatchError>([
-                        make_player(&config.players[0], config.hash_mb)?,
-                        make_player(&config.players[1], config.hash_mb)?,
+                        make_player(&config.players[0], config.hash_mb, cancel)?,
+                        make_player(&config.players[1], config.hash_mb, cancel)?,
                     ])
                 })();
                 let mut players = match players {
@@ -323,14 +323,20 @@ async fn play_and_submit(
             .unwrap_or(1000)
             .max(200),
     );
+    let mut last_renewal = std::time::Instant::now();
     let games = loop {
         tokio::select! {
             done = &mut play => break done.map_err(|e| WorkerError::BadUnit(e.to_string()))??,
-            () = tokio::time::sleep(renew_every) => {
+            () = tokio::time::sleep(Duration::from_millis(100)) => {
                 if shutdown.load(Ordering::Relaxed) {
+                    // Searches return at once; the unit is released below.
                     cancel.store(true, Ordering::Relaxed);
                     continue;
                 }
+                if last_renewal.elapsed() < renew_every {
+                    continue;
+                }
+                last_renewal = std::time::Instant::now();
                 let renew = v1::RenewLeaseRequest { header: header(), worker_id: worker_id.into(), unit_id: unit.unit_id.clone(), lease_token: unit.lease_token.clone() };
                 if let Err(s) = client.renew_lease(renew).await
                     && s.code() == tonic::Code::FailedPrecondition
