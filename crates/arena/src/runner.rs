@@ -180,8 +180,8 @@ pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummar
             scope.spawn(move || {
                 let made = (|| {
                     Ok::<_, MatchError>([
-                        make_player(&config.players[0], config.hash_mb, &never)?,
-                        make_player(&config.players[1], config.hash_mb, &never)?,
+                        make_player(&config.players[0], config.hash_mb, never)?,
+                        make_player(&config.players[1], config.hash_mb, never)?,
                     ])
                 })();
                 let mut players = match made {

@@ -1,6 +1,7 @@
-//! Outlier workers: each worker's results in a campaign compared with the
-//! rest of the campaign's. A worker whose mean score is further than
-//! [`Z_LIMIT`] standard errors from the others' (pentanomial variances) is
+//! Outlier workers: each worker's mean score in a campaign compared with
+//! the median of the workers' mean scores (robust: one bad worker does not
+//! move it), in standard errors of the campaign's pentanomial variance for
+//! that worker's number of pairs. A worker further than [`Z_LIMIT`] is
 //! flagged: a broken machine, a different binary, or foul play.
 
 use ajaxlab_stats::Pentanomial;
@@ -17,14 +18,10 @@ pub struct WorkerStanding {
     pub worker: String,
     /// Its pairs.
     pub pentanomial: Pentanomial,
-    /// Distance from the rest, in standard errors (0 when undefined).
+    /// Distance from the median worker, in standard errors (0 when undefined).
     pub z: f64,
     /// Whether it is implausible.
     pub flagged: bool,
-}
-
-fn mean_and_variance(p: &Pentanomial) -> Option<(f64, f64)> {
-    Some((p.score().ok()?, p.variance().ok()?))
 }
 
 /// Standings of every worker given each worker's pairs.
@@ -32,14 +29,23 @@ pub fn standings(per_worker: &[(String, Pentanomial)]) -> Vec<WorkerStanding> {
     let total = per_worker
         .iter()
         .fold(Pentanomial::default(), |acc, (_, p)| acc + *p);
+    let mut means: Vec<f64> = per_worker
+        .iter()
+        .filter_map(|(_, p)| p.score().ok())
+        .collect();
+    means.sort_by(f64::total_cmp);
+    let median = match means.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(means[n / 2]),
+        n => Some((means[n / 2 - 1] + means[n / 2]) / 2.0),
+    };
+    let variance = total.variance().ok().filter(|v| *v > 0.0);
     per_worker
         .iter()
         .map(|(worker, p)| {
-            let rest = Pentanomial(std::array::from_fn(|i| total.0[i] - p.0[i]));
-            let z = match (mean_and_variance(p), mean_and_variance(&rest)) {
-                (Some((m, v)), Some((mr, vr))) if p.pairs() > 0 && rest.pairs() > 0 => {
-                    let se = (v / p.pairs() as f64 + vr / rest.pairs() as f64).sqrt();
-                    if se > 0.0 { (m - mr) / se } else { 0.0 }
+            let z = match (p.score().ok(), median, variance) {
+                (Some(mean), Some(median), Some(var)) if p.pairs() > 0 => {
+                    (mean - median) / (var / p.pairs() as f64).sqrt()
                 }
                 _ => 0.0,
             };
