@@ -61,6 +61,9 @@ pub struct PlayerFile {
     pub args: Option<Vec<String>>,
     /// Parameter file (TOML or JSON), for `builtin`.
     pub params: Option<PathBuf>,
+    /// Parameter values set over the defaults (and over `params`), for `builtin`:
+    /// `set = { "afc.falcon.mg" = 550 }`.
+    pub set: Option<BTreeMap<String, i64>>,
     /// Search features to switch off, for `builtin` (ablation): null-move,
     /// lmr, pruning, aspiration, check-extension, history.
     pub disable: Option<Vec<String>>,
@@ -292,6 +295,12 @@ fn player(
                     return Err(err(key(field), "only for engine = \"uci\""));
                 }
             }
+            let mut params = params;
+            for (name, value) in file.set.iter().flatten() {
+                params
+                    .set(name, *value)
+                    .map_err(|e| err(key("set"), e.to_string()))?;
+            }
             let mut features = Features::default();
             for name in file.disable.iter().flatten() {
                 if !features.disable(name) {
@@ -308,9 +317,14 @@ fn player(
                 .path
                 .clone()
                 .ok_or_else(|| err(key("path"), "required for engine = \"uci\""))?;
-            if file.params.is_some() {
+            let builtin_only = [
+                ("params", file.params.is_some()),
+                ("set", file.set.is_some()),
+                ("disable", file.disable.is_some()),
+            ];
+            if let Some((field, _)) = builtin_only.iter().find(|(_, present)| *present) {
                 return Err(err(
-                    key("params"),
+                    key(field),
                     "only for engine = \"builtin\" (set UCI options with options)",
                 ));
             }
@@ -522,6 +536,19 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.key, "openings");
+    }
+
+    #[test]
+    fn inline_parameter_values_are_checked() {
+        let ok = build("[[players]]\nengine = \"builtin\"\nset = { \"afc.falcon.mg\" = 550 }\n[[players]]\nengine = \"builtin\"\n", Overrides::default()).unwrap();
+        match &ok.players[0].kind {
+            PlayerKind::Builtin(p, _) => assert_eq!(p.afc_falcon_mg, 550),
+            PlayerKind::Uci(_) => panic!("builtin expected"),
+        }
+        let e = build("[[players]]\nengine = \"builtin\"\nset = { \"afc.falcon.mg\" = 9999 }\n[[players]]\nengine = \"builtin\"\n", Overrides::default()).unwrap_err();
+        assert_eq!(e.key, "players[0].set");
+        let e = build("[[players]]\nengine = \"uci\"\npath = \"/bin/x\"\nset = { \"a\" = 1 }\n[[players]]\nengine = \"builtin\"\n", Overrides::default()).unwrap_err();
+        assert_eq!(e.key, "players[0].set");
     }
 
     #[test]

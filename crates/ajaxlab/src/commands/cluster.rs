@@ -16,6 +16,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// The campaign `ajaxlab campaign run` plays when given no file.
+const QUICKSTART: &str = include_str!("../../../../configs/quickstart.toml");
+
 /// Coordinator configuration file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -99,8 +102,8 @@ pub(crate) struct CampaignArgs {
 enum CampaignAction {
     /// Run a campaign on this machine: embedded coordinator and local workers.
     Run {
-        /// The campaign file.
-        file: PathBuf,
+        /// The campaign file (default: the embedded configs/quickstart.toml).
+        file: Option<PathBuf>,
         /// Games at once (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -369,7 +372,18 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
         } => {
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let summary = run_local_campaign(&file, &runs_dir, threads, quiet)?;
+            let summary = match file {
+                Some(file) => run_local_campaign(&file, &runs_dir, threads, quiet)?,
+                None => {
+                    let path = std::env::temp_dir()
+                        .join(format!("ajaxlab-quickstart-{}.toml", std::process::id()));
+                    std::fs::write(&path, QUICKSTART)
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    let summary = run_local_campaign(&path, &runs_dir, threads, quiet);
+                    let _ = std::fs::remove_file(&path);
+                    summary?
+                }
+            };
             let c = summary.campaign;
             let elo = c.pentanomial.elo().map_or("Elo n/a".to_owned(), |e| {
                 format!(
