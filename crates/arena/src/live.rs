@@ -29,10 +29,10 @@ fn score_of(record: &GameRecord, first_is_white: bool) -> GameScore {
 }
 
 impl LiveStats {
-    /// Adds a finished pair: game 0 has the first player as White, game 1 as Black.
-    pub fn add_pair(&mut self, games: &[GameRecord; 2]) {
-        let a = score_of(&games[0], true);
-        let b = score_of(&games[1], false);
+    /// Adds a finished pair: in `first` the first player is White, in `second` Black.
+    pub fn add_pair(&mut self, first: &GameRecord, second: &GameRecord) {
+        let a = score_of(first, true);
+        let b = score_of(second, false);
         for s in [a, b] {
             match s {
                 GameScore::Win => self.trinomial.wins += 1,

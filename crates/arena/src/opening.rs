@@ -77,6 +77,19 @@ pub struct Opening {
 }
 
 impl Opening {
+    /// The random plies as UCI text.
+    pub fn move_texts(&self) -> Vec<String> {
+        let mut pos = self.start;
+        self.random_moves
+            .iter()
+            .map(|&m| {
+                let text = pos.uci(m).to_string();
+                pos.play_unchecked(m);
+                text
+            })
+            .collect()
+    }
+
     /// The position after the random plies.
     pub fn position(&self) -> Position {
         let mut p = self.start;

@@ -183,17 +183,7 @@ pub fn play_game(
         }
     };
 
-    let mut pos = spec.opening.start;
-    let opening_moves = spec
-        .opening
-        .random_moves
-        .iter()
-        .map(|&m| {
-            let t = pos.uci(m).to_string();
-            pos.play_unchecked(m);
-            t
-        })
-        .collect();
+    let opening_moves = spec.opening.move_texts();
     GameRecord {
         run_id: spec.run_id.to_owned(),
         game_id: spec.pair_id * 2 + spec.game_in_pair,

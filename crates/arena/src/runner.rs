@@ -205,7 +205,7 @@ pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummar
         drop(tx);
         for message in rx {
             let games = message?;
-            stats.add_pair(&games);
+            stats.add_pair(&games[0], &games[1]);
             bar.inc(2);
             bar.set_message(format!("{stats}"));
             if log_lines

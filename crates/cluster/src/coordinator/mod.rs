@@ -14,9 +14,10 @@ pub mod validate;
 use crate::campaign::{CampaignSpec, parse_campaign};
 use crate::convert::{game_from_proto, work_unit};
 use ajaxlab_arena::GameRecord;
+use ajaxlab_arena::live::LiveStats;
 use ajaxlab_arena::parquet_io::{read_games, write_games};
 use ajaxlab_proto::v1;
-use ajaxlab_stats::{GameScore, Pentanomial};
+use ajaxlab_stats::Pentanomial;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -691,26 +692,11 @@ impl Coordinator {
         worker: &str,
         games: &[GameRecord],
     ) -> Result<(), CoordinatorError> {
-        let mut penta = Pentanomial::default();
-        for pair in games.chunks(2) {
-            if let [a, b] = pair {
-                let first_player = |g: &GameRecord, first_is_white: bool| {
-                    let s = if first_is_white {
-                        g.white_score()
-                    } else {
-                        1.0 - g.white_score()
-                    };
-                    if s > 0.75 {
-                        GameScore::Win
-                    } else if s < 0.25 {
-                        GameScore::Loss
-                    } else {
-                        GameScore::Draw
-                    }
-                };
-                penta.record_pair(first_player(a, true), first_player(b, false));
-            }
+        let mut live = LiveStats::default();
+        for pair in games.chunks_exact(2) {
+            live.add_pair(&pair[0], &pair[1]);
         }
+        let penta = live.pentanomial;
         let mut db = self.db();
         let tx = db.transaction()?;
         let already: Option<String> = tx

@@ -5,7 +5,7 @@
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_arena::runner::pair_seed;
 use ajaxlab_arena::{GameRecord, MatchConfig, Termination, TimeControl};
-use ajaxlab_rules::{Game, Outcome, Position};
+use ajaxlab_rules::{Game, Outcome};
 
 /// Why a submission is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -90,16 +90,7 @@ fn validate_game(
     }
     let seed = pair_seed(config.seed, pair);
     let opening = config.openings.pick(seed);
-    let mut pos = opening.start;
-    let issued_moves: Vec<String> = opening
-        .random_moves
-        .iter()
-        .map(|&m| {
-            let t = pos.uci(m).to_string();
-            pos.play_unchecked(m);
-            t
-        })
-        .collect();
+    let issued_moves = opening.move_texts();
     if g.seed != seed || g.start_fen != opening.start.fen() || g.opening_moves != issued_moves {
         return Err(reject(id, "opening differs from the one issued"));
     }
@@ -179,12 +170,4 @@ fn validate_game(
 
 fn white_index(swapped: bool) -> usize {
     usize::from(swapped)
-}
-
-/// The start position of a game as the coordinator issues it (for tests).
-pub fn issued_start(config: &MatchConfig, pair: u64) -> Position {
-    config
-        .openings
-        .pick(pair_seed(config.seed, pair))
-        .position()
 }
