@@ -39,6 +39,74 @@ fn default_draw_after() -> u32 {
     40
 }
 
+/// Applies [`Adjudication`] to the scores both engines report, move by move.
+/// The referee and the coordinator's validation share it, so a declared
+/// adjudication is checked by the same rule that made it.
+#[derive(Clone, Debug)]
+pub struct Adjudicator<'a> {
+    rules: &'a Adjudication,
+    last: [Option<i32>; 2],
+    resign_streak: u32,
+    draw_streak: u32,
+}
+
+impl<'a> Adjudicator<'a> {
+    /// A fresh adjudicator for a game.
+    pub fn new(rules: &'a Adjudication) -> Adjudicator<'a> {
+        Adjudicator {
+            rules,
+            last: [None, None],
+            resign_streak: 0,
+            draw_streak: 0,
+        }
+    }
+
+    /// Takes the score `mover` reported (its own view) for the move just
+    /// played, with the move number after it; returns the verdict if the
+    /// game is adjudicated now.
+    pub fn after_move(
+        &mut self,
+        mover: Color,
+        score: Option<i32>,
+        fullmove: u32,
+    ) -> Option<(GameResult, Termination)> {
+        self.last[mover.index()] = score;
+        let [Some(w), Some(b)] = self.last else {
+            return None;
+        };
+        let adj = self.rules;
+        if let Some(t) = adj.resign_score {
+            let white_wins = w >= t && b <= -t;
+            let black_wins = b >= t && w <= -t;
+            self.resign_streak = if white_wins || black_wins {
+                self.resign_streak + 1
+            } else {
+                0
+            };
+            if self.resign_streak >= 2 * adj.resign_moves {
+                let winner = if white_wins {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                return Some((GameResult::win_for(winner), Termination::AdjudicatedResign));
+            }
+        }
+        if let Some(d) = adj.draw_score {
+            let quiet = w.abs() <= d && b.abs() <= d;
+            self.draw_streak = if quiet && fullmove >= adj.draw_after_move {
+                self.draw_streak + 1
+            } else {
+                0
+            };
+            if self.draw_streak >= 2 * adj.draw_moves {
+                return Some((GameResult::Draw, Termination::AdjudicatedDraw));
+            }
+        }
+        None
+    }
+}
+
 /// Time allowed beyond the clock before a loss on time.
 pub const DEFAULT_TIME_MARGIN: Duration = Duration::from_millis(100);
 
@@ -94,8 +162,7 @@ pub fn play_game(
         (Some(w), Some(b)) => Some([w, b]),
         _ => None,
     };
-    let mut last_scores: [Option<i32>; 2] = [None, None];
-    let (mut resign_streak, mut draw_streak) = (0u32, 0u32);
+    let mut adjudicator = Adjudicator::new(spec.adjudication);
     let adj = spec.adjudication;
 
     let ready = [white.new_game(), black.new_game()];
@@ -150,35 +217,14 @@ pub fn play_game(
                 nodes: reply.nodes,
                 time_ms: u32::try_from(spent.as_millis()).unwrap_or(u32::MAX),
             });
-            last_scores[side.index()] = reply.score;
-
-            // Adjudication on both engines' latest scores (each from its own view).
-            if let [Some(w), Some(b)] = last_scores {
-                if let Some(t) = adj.resign_score {
-                    let white_wins = w >= t && b <= -t;
-                    let black_wins = b >= t && w <= -t;
-                    resign_streak = if white_wins || black_wins {
-                        resign_streak + 1
-                    } else {
-                        0
-                    };
-                    if resign_streak >= 2 * adj.resign_moves {
-                        let winner = if white_wins {
-                            Color::White
-                        } else {
-                            Color::Black
-                        };
-                        break 'game (GameResult::win_for(winner), Termination::AdjudicatedResign);
-                    }
-                }
-                if let Some(d) = adj.draw_score {
-                    let quiet = w.abs() <= d && b.abs() <= d;
-                    let late = game.position().fullmove_number() >= adj.draw_after_move;
-                    draw_streak = if quiet && late { draw_streak + 1 } else { 0 };
-                    if draw_streak >= 2 * adj.draw_moves {
-                        break 'game (GameResult::Draw, Termination::AdjudicatedDraw);
-                    }
-                }
+            // The rules decide first: a move that ends the game is never adjudicated.
+            if let Some(outcome) = game.outcome() {
+                break 'game (outcome.result(), rules_termination(outcome));
+            }
+            if let Some(verdict) =
+                adjudicator.after_move(side, reply.score, game.position().fullmove_number())
+            {
+                break 'game verdict;
             }
         }
     };

@@ -330,3 +330,46 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
         server.await.unwrap().unwrap();
     });
 }
+
+#[test]
+fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
+    let dir = temp_dir();
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(
+        "variant = \"ajax-falcon\"\ngames = 12\ntc = \"nodes=300\"\n[campaign]\nname = \"adj\"\n\
+         [adjudication]\nresign_score = 250\nresign_moves = 2\ndraw_score = 30\ndraw_moves = 3\ndraw_after_move = 8\nmax_plies = 100\n",
+    )
+    .unwrap();
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let mut terminations = std::collections::BTreeSet::new();
+    while let Some(unit) = c.request_work(&w).unwrap() {
+        let games = play(&unit);
+        terminations.extend(games.iter().map(|g| g.termination.clone()));
+        let mut forged = games.clone();
+        if let Some(g) = forged
+            .iter_mut()
+            .find(|g| g.termination.starts_with("adjudicated"))
+        {
+            // The scores no longer support the adjudication.
+            for m in &mut g.moves {
+                m.score = Some(0);
+            }
+            g.termination = "adjudicated-resign".into();
+            assert!(
+                c.submit(&w, &unit.unit_id, &unit.lease_token, &forged)
+                    .is_err()
+            );
+        }
+        assert_eq!(
+            c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+                .unwrap(),
+            Submitted::Accepted,
+            "{terminations:?}"
+        );
+    }
+    assert!(
+        terminations.iter().any(|t| t.starts_with("adjudicated")),
+        "{terminations:?}"
+    );
+    assert_eq!(c.campaign("adj").unwrap().pairs_done, 6);
+}

@@ -192,7 +192,7 @@ create table if not exists campaigns(
 create table if not exists units(
     id text primary key, campaign_id text not null, first_pair integer not null, pair_count integer not null,
     state text not null, lease_token text not null, worker_id text not null, deadline_ms integer not null,
-    leased_ms integer not null);
+    leased_ms integer not null, rejections integer not null default 0);
 create table if not exists results(
     unit_id text primary key, campaign_id text not null, worker_id text not null,
     ll integer, ld integer, dd integer, wd integer, ww integer, done_ms integer not null default 0);
@@ -539,7 +539,7 @@ impl Coordinator {
             let count = wanted.min((total + 9) / 10).clamp(1, 500).min(total - next);
             let id = format!("{campaign}-{next}");
             db.execute(
-                "insert into units values (?1, ?2, ?3, ?4, 'leased', ?5, ?6, ?7, ?8)",
+                "insert into units values (?1, ?2, ?3, ?4, 'leased', ?5, ?6, ?7, ?8, 0)",
                 params![id, campaign, next, count, token, worker, deadline, now],
             )?;
             db.execute(
@@ -665,6 +665,7 @@ impl Coordinator {
             .map_err(|e| CoordinatorError::InvalidArgument(e.to_string()))?;
         if let Err(e) = validate::validate_unit(&config, first as u64, count as u64, &records) {
             bump(&self.counters.rejected, 1);
+            self.note_rejection(&campaign, unit)?;
             return Err(CoordinatorError::InvalidArgument(format!(
                 "unit {unit} rejected: {e}"
             )));
@@ -682,6 +683,31 @@ impl Coordinator {
         bump(&self.counters.accepted, 1);
         bump(&self.counters.games, sorted.len() as u64);
         Ok(Submitted::Accepted)
+    }
+
+    /// A refused unit goes back to the pool; refused three times (a worker
+    /// build that disagrees with this one, or a bug), its campaign is paused
+    /// for an operator to look at rather than replayed forever.
+    fn note_rejection(&self, campaign: &str, unit: &str) -> Result<(), CoordinatorError> {
+        let db = self.db();
+        db.execute(
+            "update units set state = 'free', rejections = rejections + 1 where id = ?1",
+            [unit],
+        )?;
+        let rejections: i64 =
+            db.query_row("select rejections from units where id = ?1", [unit], |r| {
+                r.get(0)
+            })?;
+        if rejections >= 3 {
+            db.execute(
+                "update campaigns set state = 'paused' where id = ?1 and state = 'running'",
+                [campaign],
+            )?;
+            eprintln!(
+                "coordinator: unit {unit} refused {rejections} times; campaign {campaign} paused"
+            );
+        }
+        Ok(())
     }
 
     /// Marks a unit done and adds its pairs to the campaign, in one transaction.

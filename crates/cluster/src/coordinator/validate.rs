@@ -3,6 +3,7 @@
 //! replay legally, and results and terminations that follow from them.
 
 use ajaxlab_arena::config::PlayerKind;
+use ajaxlab_arena::referee::Adjudicator;
 use ajaxlab_arena::runner::pair_seed;
 use ajaxlab_arena::{GameRecord, MatchConfig, Termination, TimeControl};
 use ajaxlab_rules::{Game, Outcome};
@@ -95,7 +96,15 @@ fn validate_game(
         return Err(reject(id, "opening differs from the one issued"));
     }
     let mut game = Game::new(opening.position());
+    let mut adjudicator = Adjudicator::new(&config.adjudication);
+    let mut verdict = None;
     for (i, m) in g.moves.iter().enumerate() {
+        if verdict.is_some() {
+            return Err(reject(
+                id,
+                format!("move {} ({}) after the game was adjudicated", i + 1, m.uci),
+            ));
+        }
         if let Some(outcome) = game.outcome() {
             return Err(reject(
                 id,
@@ -111,8 +120,12 @@ fn validate_game(
             .position()
             .parse_uci(&m.uci)
             .map_err(|e| reject(id, format!("move {}: {e}", i + 1)))?;
+        let mover = game.position().side_to_move();
         game.play(mv)
             .map_err(|e| reject(id, format!("move {}: {e}", i + 1)))?;
+        if game.outcome().is_none() {
+            verdict = adjudicator.after_move(mover, m.score, game.position().fullmove_number());
+        }
     }
     if g.final_fen != game.position().fen() {
         return Err(reject(id, "final FEN does not follow from the moves"));
@@ -130,13 +143,15 @@ fn validate_game(
         }
         (Some(_), _) => false,
         (None, Termination::MaxPlies) => {
-            config.adjudication.max_plies == Some(g.moves.len() as u32) && g.result == "1/2-1/2"
+            config.adjudication.max_plies == Some(g.moves.len() as u32)
+                && g.result == "1/2-1/2"
+                && verdict.is_none()
         }
-        (None, Termination::AdjudicatedDraw) => {
-            config.adjudication.draw_score.is_some() && g.result == "1/2-1/2"
-        }
-        (None, Termination::AdjudicatedResign) => {
-            config.adjudication.resign_score.is_some() && g.result != "1/2-1/2"
+        (None, Termination::AdjudicatedDraw | Termination::AdjudicatedResign) => {
+            // The recorded scores must trigger this very adjudication at the last move.
+            verdict.is_some_and(|(result, termination)| {
+                result.pgn() == g.result && termination == g.termination
+            })
         }
         (None, Termination::TimeForfeit) => {
             let tc =
