@@ -17,10 +17,10 @@ for variant in ajax-falcon ajax-modern-random; do
     games=$([ "$nodes" = 1000 ] && echo "$small" || echo "$large")
     rate() { grep -o '([0-9]* games/hour)' "$1" | tr -dc 0-9; }
     "$bin" match --variant "$variant" --games "$games" --tc "nodes=$nodes" --concurrency 1 --quiet \
-      --out "$work/in-$variant-$nodes" > "$work/in.txt"
+      --out "$work/in-$variant-$nodes" > "$work/in.txt" 2>/dev/null
     "$bin" match --variant "$variant" --games "$games" --tc "nodes=$nodes" --concurrency 1 --quiet \
       --player "uci:$bin,arg=uci,name=ajaxlab-a" --player "uci:$bin,arg=uci,name=ajaxlab-b" \
-      --out "$work/uci-$variant-$nodes" > "$work/uci.txt"
+      --out "$work/uci-$variant-$nodes" > "$work/uci.txt" 2>/dev/null
     same=$("$python" -c "
 import duckdb, sys
 q = lambda d: duckdb.connect().execute(f\"select game_id, moves from read_parquet('{d}/*.parquet') order by game_id\").fetchall()
