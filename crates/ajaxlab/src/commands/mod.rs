@@ -9,6 +9,7 @@ mod match_cmd;
 mod params;
 mod perft;
 mod position_args;
+mod stats;
 mod uci;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,8 @@ enum Command {
     Worker(cluster::WorkerArgs),
     /// Issue a worker or operator token for a coordinator.
     Token(cluster::TokenArgs),
+    /// Elo, nElo, LOS and SPRT LLR from result counts played anywhere.
+    Stats(stats::StatsArgs),
     /// Run the engine as a UCI engine on standard input/output.
     Uci,
     /// Print the engine's tunable parameters.
@@ -55,6 +58,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fen(args) => fen::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Uci => uci::run(),
+        Command::Stats(args) => stats::run(&args),
         Command::Campaign(args) => cluster::campaign(args),
         Command::Coordinator(args) => cluster::coordinator(&args),
         Command::Worker(args) => cluster::worker(&args),
