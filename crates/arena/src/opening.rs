@@ -79,15 +79,7 @@ pub struct Opening {
 impl Opening {
     /// The random plies as UCI text.
     pub fn move_texts(&self) -> Vec<String> {
-        let mut pos = self.start;
-        self.random_moves
-            .iter()
-            .map(|&m| {
-                let text = pos.uci(m).to_string();
-                pos.play_unchecked(m);
-                text
-            })
-            .collect()
+        self.start.uci_line(&self.random_moves)
     }
 
     /// The position after the random plies.

@@ -208,6 +208,20 @@ impl Position {
         }
     }
 
+    /// The UCI text of a line of moves played from this position (each move
+    /// legal where it is played).
+    pub fn uci_line(&self, moves: &[Move]) -> Vec<String> {
+        let mut pos = *self;
+        moves
+            .iter()
+            .map(|&m| {
+                let text = pos.uci(m).to_string();
+                pos.play_unchecked(m);
+                text
+            })
+            .collect()
+    }
+
     /// Parses and checks UCI move text in this position.
     ///
     /// # Errors

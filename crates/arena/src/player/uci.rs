@@ -281,17 +281,7 @@ impl Player for UciPlayer {
 
     fn play(&mut self, request: &MoveRequest<'_>) -> Result<PlayerMove, PlayerError> {
         let game = request.game;
-        let moves: Vec<String> = {
-            let mut pos = *game.start();
-            game.moves()
-                .iter()
-                .map(|&m| {
-                    let text = pos.uci(m).to_string();
-                    pos.play_unchecked(m);
-                    text
-                })
-                .collect()
-        };
+        let moves = game.start().uci_line(game.moves());
         let position = if moves.is_empty() {
             format!("position fen {}", game.start().fen())
         } else {
