@@ -91,6 +91,44 @@ pub(crate) struct WorkerArgs {
     tls_ca: Option<PathBuf>,
 }
 
+/// Arguments of `ajaxlab loadgen`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct LoadgenArgs {
+    /// Simulated workers.
+    #[arg(long, default_value_t = 1000)]
+    workers: usize,
+    /// How long to run.
+    #[arg(long, default_value_t = 20)]
+    seconds: u64,
+    /// HTTP/2 connections the workers share.
+    #[arg(long, default_value_t = 16)]
+    channels: usize,
+}
+
+pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
+    let dir = std::env::temp_dir().join(format!("ajaxlab-loadgen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = runtime()?.block_on(ajaxlab_cluster::loadgen::run_load(
+        &dir,
+        args.workers,
+        Duration::from_secs(args.seconds),
+        args.channels,
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = report.map_err(anyhow::Error::msg)?;
+    println!(
+        "workers {}  requests {}  errors {}",
+        r.workers, r.requests, r.errors
+    );
+    println!(
+        "latency p50 {:.1} ms  p99 {:.1} ms",
+        r.p50.as_secs_f64() * 1e3,
+        r.p99.as_secs_f64() * 1e3
+    );
+    println!("games validated and stored {:.0}/s", r.games_per_second);
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Arguments of `ajaxlab campaign`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct CampaignArgs {

@@ -41,6 +41,8 @@ enum Command {
     Coordinator(cluster::CoordinatorArgs),
     /// Run a worker for a coordinator.
     Worker(cluster::WorkerArgs),
+    /// Load-test a coordinator with simulated workers (synthetic games).
+    Loadgen(cluster::LoadgenArgs),
     /// Issue a worker or operator token for a coordinator.
     Token(cluster::TokenArgs),
     /// Elo, nElo, LOS and SPRT LLR from result counts played anywhere.
@@ -63,6 +65,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Coordinator(args) => cluster::coordinator(&args),
         Command::Worker(args) => cluster::worker(&args),
         Command::Token(args) => cluster::token(&args),
+        Command::Loadgen(args) => cluster::loadgen(&args),
         Command::Match(args) => match_cmd::run(args),
         Command::Book(args) => book::run(&args),
         Command::Params(args) => params::run(&args),

@@ -1,0 +1,241 @@
+//! A load generator: simulated workers (no real games) against a coordinator
+//! on loopback. Each worker leases units and submits valid but synthetic
+//! records — the issued opening and one random legal move, ended by the
+//! campaign's one-ply limit — so the coordinator does all its real work:
+//! authentication, leasing, validation by replay, Parquet, SQLite.
+
+use crate::convert::{game_to_proto, match_config};
+use crate::coordinator::{Coordinator, Scope};
+use crate::worker::Auth;
+use ajaxlab_arena::record::{MoveRecord, PlayerRecord};
+use ajaxlab_arena::runner::pair_seed;
+use ajaxlab_arena::{GameRecord, MatchConfig, Termination};
+use ajaxlab_proto::v1::worker_client::WorkerClient;
+use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What a load run measured.
+#[derive(Clone, Debug)]
+pub struct LoadReport {
+    /// Simulated workers.
+    pub workers: usize,
+    /// Requests answered (all kinds).
+    pub requests: u64,
+    /// Median request latency.
+    pub p50: Duration,
+    /// 99th percentile request latency.
+    pub p99: Duration,
+    /// Games validated and stored per second.
+    pub games_per_second: f64,
+    /// Requests that failed.
+    pub errors: u64,
+}
+
+const CAMPAIGN: &str = "variant = \"ajax-falcon\"\ngames = 20000000\ntc = \"nodes=1\"\nrandom_plies = 2\n\
+[campaign]\nname = \"load\"\n[adjudication]\nmax_plies = 1\n";
+
+/// The synthetic games of pairs `first..first+count` of `config`: the issued
+/// opening, one legal move, drawn by the one-ply limit.
+fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::GameRecord> {
+    let params: Vec<Vec<i32>> = config
+        .players
+        .iter()
+        .map(|p| match &p.kind {
+            ajaxlab_arena::config::PlayerKind::Builtin(params, _) => {
+                params.iter().map(|(_, v)| v).collect()
+            }
+            ajaxlab_arena::config::PlayerKind::Uci(_) => Vec::new(),
+        })
+        .collect();
+    let mut games = Vec::with_capacity(count as usize * 2);
+    for pair in first..first + count {
+        let seed = pair_seed(config.seed, pair);
+        let opening = config.openings.pick(seed);
+        let pos = opening.position();
+        let Some(&m) = pos.legal_moves().first() else {
+            continue;
+        };
+        let after = pos.after(m).map(|p| p.fen()).unwrap_or_default();
+        for g in 0..2u64 {
+            let (w, b) = if g == 0 { (0, 1) } else { (1, 0) };
+            let player = |i: usize| PlayerRecord {
+                name: config.players[i].name.clone(),
+                version: "load".into(),
+                params: params[i].clone(),
+            };
+            games.push(game_to_proto(&GameRecord {
+                run_id: config.run_id.clone(),
+                game_id: pair * 2 + g,
+                pair_id: pair,
+                variant: config.variant.name().into(),
+                start_number: opening.start_number,
+                start_fen: opening.start.fen(),
+                opening_moves: opening.move_texts(),
+                seed,
+                white: player(w),
+                black: player(b),
+                time_control: config.players[0].tc.to_string(),
+                result: "1/2-1/2".into(),
+                termination: Termination::MaxPlies,
+                moves: vec![MoveRecord {
+                    uci: pos.uci(m).to_string(),
+                    score: Some(0),
+                    depth: Some(1),
+                    nodes: Some(1),
+                    time_ms: 0,
+                }],
+                final_fen: after.clone(),
+                started_at_ms: 0,
+                ended_at_ms: 0,
+            }));
+        }
+    }
+    games
+}
+
+/// Runs `workers` simulated workers for `duration` against a fresh
+/// coordinator (state in `dir`) on loopback.
+///
+/// # Errors
+/// A failure to start the coordinator.
+pub async fn run_load(
+    dir: &Path,
+    workers: usize,
+    duration: Duration,
+    channels: usize,
+) -> Result<LoadReport, String> {
+    let coordinator =
+        Arc::new(Coordinator::open(dir, Duration::from_secs(600), 1).map_err(|e| e.to_string())?);
+    coordinator
+        .create_campaign(CAMPAIGN)
+        .map_err(|e| e.to_string())?;
+    let token = coordinator
+        .issue_token(Scope::Worker, "load")
+        .map_err(|e| e.to_string())?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(crate::server::serve(
+        Arc::clone(&coordinator),
+        listener,
+        async {
+            let _ = stopped.await;
+        },
+    ));
+    let value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> = format!("Bearer {token}")
+        .parse()
+        .map_err(|_| "token".to_owned())?;
+    let mut clients = Vec::new();
+    for _ in 0..channels.max(1) {
+        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .map_err(|e| e.to_string())?
+            .connect()
+            .await
+            .map_err(|e| e.to_string())?;
+        clients.push(
+            WorkerClient::with_interceptor(channel, Auth::new(value.clone()))
+                .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES),
+        );
+    }
+    let header = || {
+        Some(v1::Header {
+            protocol_version: PROTOCOL_VERSION,
+        })
+    };
+    let started = Instant::now();
+    let deadline = started + duration;
+    let mut tasks = Vec::with_capacity(workers);
+    for i in 0..workers {
+        let mut client = clients[i % clients.len()].clone();
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            let (mut games, mut errors) = (0u64, 0u64);
+            let t = Instant::now();
+            let register = client
+                .register(v1::RegisterRequest {
+                    header: header(),
+                    name: format!("sim-{i}"),
+                    version: "load".into(),
+                    cores: 1,
+                    bench_signature: 1,
+                    engines: vec![],
+                })
+                .await;
+            latencies.push(t.elapsed());
+            let Ok(worker_id) = register.map(|r| r.into_inner().worker_id) else {
+                return (latencies, games, errors + 1);
+            };
+            while Instant::now() < deadline {
+                let t = Instant::now();
+                let unit = client
+                    .request_work(v1::WorkRequest {
+                        header: header(),
+                        worker_id: worker_id.clone(),
+                    })
+                    .await;
+                latencies.push(t.elapsed());
+                let Some(unit) = unit.ok().and_then(|r| r.into_inner().unit) else {
+                    errors += 1;
+                    continue;
+                };
+                let Ok(config) = match_config(&unit) else {
+                    errors += 1;
+                    continue;
+                };
+                let records = tokio::task::spawn_blocking(move || {
+                    synthetic_games(&config, unit.first_pair, u64::from(unit.pair_count))
+                })
+                .await
+                .unwrap_or_default();
+                let n = records.len() as u64;
+                let t = Instant::now();
+                let submitted = client
+                    .submit_results(v1::SubmitResultsRequest {
+                        header: header(),
+                        worker_id: worker_id.clone(),
+                        unit_id: unit.unit_id,
+                        lease_token: unit.lease_token,
+                        games: records,
+                    })
+                    .await;
+                latencies.push(t.elapsed());
+                match submitted.map(|r| r.into_inner().status) {
+                    Ok(s) if s == "accepted" => games += n,
+                    _ => errors += 1,
+                }
+            }
+            (latencies, games, errors)
+        }));
+    }
+    let mut latencies = Vec::new();
+    let (mut games, mut errors) = (0, 0);
+    for task in tasks {
+        if let Ok((l, g, e)) = task.await {
+            latencies.extend(l);
+            games += g;
+            errors += e;
+        }
+    }
+    let elapsed = started.elapsed();
+    let _ = stop.send(());
+    let _ = server.await;
+    latencies.sort();
+    let pick = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    };
+    Ok(LoadReport {
+        workers,
+        requests: latencies.len() as u64,
+        p50: pick(0.5),
+        p99: pick(0.99),
+        games_per_second: games as f64 / elapsed.as_secs_f64(),
+        errors,
+    })
+}
