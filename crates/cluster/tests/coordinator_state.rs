@@ -373,3 +373,22 @@ fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
     );
     assert_eq!(c.campaign("adj").unwrap().pairs_done, 6);
 }
+
+#[test]
+fn the_load_generator_drives_a_coordinator_without_errors() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let report = runtime
+        .block_on(ajaxlab_cluster::loadgen::run_load(
+            &temp_dir(),
+            8,
+            Duration::from_secs(2),
+            2,
+        ))
+        .unwrap();
+    assert_eq!(report.errors, 0, "{report:?}");
+    assert!(
+        report.games_per_second > 0.0 && report.requests > 16,
+        "{report:?}"
+    );
+    assert!(report.p99 >= report.p50, "{report:?}");
+}
