@@ -240,40 +240,26 @@ fn a_book_holds_distinct_balanced_positions_and_a_match_plays_from_it() {
 #[test]
 fn unusable_engines_are_reported_before_any_game() {
     let dir = temp_dir("unusable");
-    let missing = ajaxlab(&[
-        "match",
-        "--player",
+    let refused = |player: &str, why: &str| {
+        let o = ajaxlab(&[
+            "match",
+            "--player",
+            player,
+            "--player",
+            "builtin",
+            "--games",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(!o.status.success(), "{player}");
+        assert!(text(&o).contains(why), "{player}: {}", text(&o));
+    };
+    refused(
         "uci:/nonexistent/engine",
-        "--player",
-        "builtin",
-        "--games",
-        "2",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(!missing.status.success());
-    assert!(
-        text(&missing).contains("cannot start /nonexistent/engine"),
-        "{}",
-        text(&missing)
+        "cannot start /nonexistent/engine",
     );
-    let not_uci = ajaxlab(&[
-        "match",
-        "--player",
-        "uci:/bin/true",
-        "--player",
-        "builtin",
-        "--games",
-        "2",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(!not_uci.status.success());
-    assert!(
-        text(&not_uci).contains("does not speak UCI"),
-        "{}",
-        text(&not_uci)
-    );
+    refused("uci:/bin/true", "does not speak UCI");
     let bad_tc = ajaxlab(&["match", "--tc", "fast", "--games", "2"]);
     assert!(
         text(&bad_tc).contains("--tc: 'fast': expected nodes=N"),

@@ -202,6 +202,9 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
     }
 }
 
+/// A per-campaign gauge: name, help text, value.
+type Gauge = (&'static str, &'static str, fn(&CampaignView) -> u64);
+
 async fn metrics(State(c): State<Arc<Coordinator>>) -> Response {
     let counters = &c.counters;
     let mut out = String::new();
@@ -271,29 +274,23 @@ async fn metrics(State(c): State<Arc<Coordinator>>) -> Response {
     for (state, n) in units {
         let _ = writeln!(out, "ajaxlab_units{{state=\"{}\"}} {n}", escape(&state));
     }
-    let _ = writeln!(
-        out,
-        "# HELP ajaxlab_campaign_pairs_done Pairs counted per campaign.\n# TYPE ajaxlab_campaign_pairs_done gauge"
-    );
-    for v in &campaigns {
-        let _ = writeln!(
-            out,
-            "ajaxlab_campaign_pairs_done{{campaign=\"{}\"}} {}",
-            escape(&v.id),
-            v.pairs_done
-        );
-    }
-    let _ = writeln!(
-        out,
-        "# HELP ajaxlab_campaign_pairs_total Pairs to play per campaign.\n# TYPE ajaxlab_campaign_pairs_total gauge"
-    );
-    for v in &campaigns {
-        let _ = writeln!(
-            out,
-            "ajaxlab_campaign_pairs_total{{campaign=\"{}\"}} {}",
-            escape(&v.id),
-            v.pairs_total
-        );
+    let gauges: [Gauge; 2] = [
+        (
+            "ajaxlab_campaign_pairs_done",
+            "Pairs counted per campaign.",
+            |v| v.pairs_done,
+        ),
+        (
+            "ajaxlab_campaign_pairs_total",
+            "Pairs to play per campaign.",
+            |v| v.pairs_total,
+        ),
+    ];
+    for (name, help, value) in gauges {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
+        for v in &campaigns {
+            let _ = writeln!(out, "{name}{{campaign=\"{}\"}} {}", escape(&v.id), value(v));
+        }
     }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
 }

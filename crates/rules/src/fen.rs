@@ -369,11 +369,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
                 "'{c}': no {color} rook on {sq}"
             )));
         }
-        let side = if sq.file() > king.file() {
-            CastleSide::KingSide
-        } else {
-            CastleSide::QueenSide
-        };
+        let side = CastleSide::of_rook(king, sq);
         match pos.castling[color][side as usize] {
             Some(existing) if existing != sq => {
                 return Err(FenError::Castling(format!(
@@ -392,11 +388,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             if g.contains(pos.king[color]) {
                 let king = pos.king[color];
                 for rook in g & pos.pieces(color, PieceKind::Rook) {
-                    let side = if rook.file() > king.file() {
-                        CastleSide::KingSide
-                    } else {
-                        CastleSide::QueenSide
-                    };
+                    let side = CastleSide::of_rook(king, rook);
                     pos.castling[color][side as usize] = Some(rook);
                 }
             }

@@ -161,11 +161,7 @@ impl Position {
     fn play_castle(&mut self, m: Move) {
         let us = self.side;
         let (king, rook) = (m.from(), m.to());
-        let side = if rook.file() > king.file() {
-            CastleSide::KingSide
-        } else {
-            CastleSide::QueenSide
-        };
+        let side = CastleSide::of_rook(king, rook);
         let (king_to, rook_to) = self.castle_destinations(us, side);
         let king_piece = self.remove(king).unwrap_or_else(|| unreachable!("no king"));
         let rook_piece = self.remove(rook).unwrap_or_else(|| unreachable!("no rook"));

@@ -23,6 +23,15 @@ pub enum CastleSide {
 impl CastleSide {
     /// Both sides, king side first (the order FEN prints them in).
     pub const BOTH: [CastleSide; 2] = [CastleSide::KingSide, CastleSide::QueenSide];
+
+    /// The side a rook on `rook` castles towards, seen from a king on `king`.
+    pub fn of_rook(king: Square, rook: Square) -> CastleSide {
+        if rook.file() > king.file() {
+            CastleSide::KingSide
+        } else {
+            CastleSide::QueenSide
+        }
+    }
 }
 
 /// A position of one variant.

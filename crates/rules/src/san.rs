@@ -56,11 +56,7 @@ impl Position {
                 return format!("({}{})", kind.san_letters(), m.to());
             }
             MoveKind::Castle => {
-                let side = if m.to().file() > m.from().file() {
-                    CastleSide::KingSide
-                } else {
-                    CastleSide::QueenSide
-                };
+                let side = CastleSide::of_rook(m.from(), m.to());
                 let (king_to, _) = self.castle_destinations(self.side, side);
                 match (self.variant.def.castling.style, side) {
                     (CastlingStyle::ModernRandom, _) => format!("O-O-O{}", king_to.file().char()),
@@ -297,11 +293,7 @@ impl SanPattern {
                 if m.kind() != MoveKind::Castle || gate_square != gate {
                     return false;
                 }
-                let m_side = if m.to().file() > m.from().file() {
-                    CastleSide::KingSide
-                } else {
-                    CastleSide::QueenSide
-                };
+                let m_side = CastleSide::of_rook(m.from(), m.to());
                 let (king_to, _) = pos.castle_destinations(pos.side_to_move(), m_side);
                 side.is_none_or(|s| s == m_side)
                     && king_file.is_none_or(|f| f == king_to.file().char())

@@ -171,11 +171,7 @@ impl Position {
                 let (king, rook) = (m.from(), m.to());
                 match self.variant.def.castling.style {
                     CastlingStyle::Orthodox => {
-                        let side = if rook.file() > king.file() {
-                            CastleSide::KingSide
-                        } else {
-                            CastleSide::QueenSide
-                        };
+                        let side = CastleSide::of_rook(king, rook);
                         let (king_to, _) = self.castle_destinations(self.side, side);
                         UciMove {
                             origin: square(king),
