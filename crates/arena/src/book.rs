@@ -45,6 +45,7 @@ pub fn generate(config: &BookConfig) -> Book {
         variant: config.variant,
         source,
         random_plies: config.plies,
+        imbalance: Default::default(),
     };
     let mut engine = Engine::new(8);
     let stop = AtomicBool::new(false);
@@ -66,7 +67,7 @@ pub fn generate(config: &BookConfig) -> Book {
     let mut tried = 0;
     while lines.len() <= config.count && tried < 50 * config.count as u64 {
         tried += 1;
-        let opening = openings.pick(rng.next_u64());
+        let opening = openings.pick(rng.next_u64(), 0);
         let pos = opening.position();
         if opening.random_moves.len() < config.plies as usize || !seen.insert(pos.hash()) {
             continue;

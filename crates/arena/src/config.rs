@@ -2,6 +2,7 @@
 //! settings command-line flags override, validated into [`MatchConfig`]
 //! with errors that name the key.
 
+use crate::imbalance::Imbalance;
 use crate::opening::{OpeningError, Openings};
 use crate::player::UciPlayerConfig;
 use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
@@ -45,6 +46,20 @@ pub struct MatchFile {
     pub players: Option<Vec<PlayerFile>>,
     /// Adjudication rules.
     pub adjudication: Option<Adjudication>,
+    /// Material changed in every start (see [`crate::imbalance`]).
+    pub imbalance: Option<ImbalanceFile>,
+}
+
+/// The `[imbalance]` table: edits of each player's side.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImbalanceFile {
+    /// Edits of the first player's side, e.g. `["-P@f2"]`.
+    #[serde(default)]
+    pub first: Vec<String>,
+    /// Edits of the second player's side.
+    #[serde(default)]
+    pub second: Vec<String>,
 }
 
 /// A player as written.
@@ -460,8 +475,15 @@ impl MatchConfig {
             .random_plies
             .or(file.random_plies)
             .unwrap_or(default_plies);
-        let openings = Openings::parse(variant, &spec, random_plies)
+        let mut openings = Openings::parse(variant, &spec, random_plies)
             .map_err(|e: OpeningError| err("openings", e.to_string()))?;
+        if let Some(i) = &file.imbalance {
+            openings.imbalance = Imbalance::parse(&i.first, &i.second)
+                .map_err(|e| err("imbalance", e.to_string()))?;
+            openings
+                .check_imbalance()
+                .map_err(|e| err("imbalance", e.to_string()))?;
+        }
         let hash_mb = file.hash_mb.unwrap_or(DEFAULT_HASH_MB);
         if hash_mb == 0 {
             return Err(err("hash_mb", "must be at least 1"));

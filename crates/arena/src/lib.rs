@@ -8,6 +8,7 @@
 
 pub mod book;
 pub mod config;
+pub mod imbalance;
 pub mod live;
 pub mod opening;
 pub mod parquet_io;

@@ -2,8 +2,9 @@
 //! by a few random legal plies. Every opening is played twice, colours
 //! swapped.
 
+use crate::imbalance::{Imbalance, ImbalanceError};
 use ajaxlab_rules::{
-    AMRC_START_COUNT, CHESS960_START_COUNT, Move, Position, StartSpec, VariantKind,
+    AMRC_START_COUNT, CHESS960_START_COUNT, Color, Move, Position, StartSpec, VariantKind,
 };
 use ajaxlab_stats::{RandomSource, SplitMix64};
 use std::path::Path;
@@ -28,7 +29,7 @@ pub enum OpeningSource {
 pub enum OpeningError {
     /// Unknown or malformed spec text.
     #[error(
-        "openings '{0}': expected start, random, range:A-B, list:FILE (start numbers) or file:FILE (FEN/EPD lines)"
+        "openings '{0}': expected start, random, range:A-B, numbers:A,B,C, list:FILE (start numbers) or file:FILE (FEN/EPD lines)"
     )]
     Spec(String),
     /// Numbered starts asked of a variant that has one start.
@@ -63,6 +64,8 @@ pub struct Openings {
     pub source: OpeningSource,
     /// Random legal plies played after the start.
     pub random_plies: u32,
+    /// Material changed in every start, following the players.
+    pub imbalance: Imbalance,
 }
 
 /// One opening, ready to play.
@@ -161,7 +164,8 @@ pub fn read_positions(variant: VariantKind, path: &Path) -> Result<Vec<String>, 
 }
 
 impl Openings {
-    /// Parses a spec: `start`, `random`, `range:A-B`, `list:FILE`, `file:FILE`.
+    /// Parses a spec: `start`, `random`, `range:A-B`, `numbers:A,B,C`,
+    /// `list:FILE`, `file:FILE`.
     ///
     /// # Errors
     /// [`OpeningError`] naming what is wrong.
@@ -213,6 +217,14 @@ impl Openings {
                 }
                 numbered(OpeningSource::NumberRange(a, b))?
             }
+            Some(("numbers", list)) => {
+                let numbers = list
+                    .split(',')
+                    .map(|n| n.trim().parse::<u32>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|_| OpeningError::Spec(spec.into()))?;
+                numbered(OpeningSource::Numbers(numbers))?
+            }
             Some(("list", file)) => {
                 let path = Path::new(file);
                 let text = std::fs::read_to_string(path).map_err(|e| OpeningError::File {
@@ -244,11 +256,58 @@ impl Openings {
             variant,
             source,
             random_plies,
+            imbalance: Imbalance::default(),
         })
     }
 
-    /// The opening for a pair, fixed by `seed`.
-    pub fn pick(&self, seed: u64) -> Opening {
+    /// Every start this source can give (for checking an imbalance against
+    /// each); a random numbered source gives all of the variant's starts.
+    fn all_starts(&self) -> Vec<Position> {
+        let numbers: Vec<u32> = match &self.source {
+            OpeningSource::Start => return vec![self.numbered_start(None)],
+            OpeningSource::Fens(fens) => {
+                return fens
+                    .iter()
+                    .filter_map(|f| Position::from_fen(self.variant, f).ok())
+                    .collect();
+            }
+            OpeningSource::RandomNumber => (0..start_count(self.variant).unwrap_or(1)).collect(),
+            OpeningSource::NumberRange(a, b) => (*a..=*b).collect(),
+            OpeningSource::Numbers(list) => list.clone(),
+        };
+        numbers
+            .into_iter()
+            .map(|n| self.numbered_start(Some(n)))
+            .collect()
+    }
+
+    /// Checks that the imbalance fits every start, with the first player on
+    /// either colour, so that no game can meet an edit that does not apply.
+    ///
+    /// # Errors
+    /// The first edit that does not fit, with the start it fails on.
+    pub fn check_imbalance(&self) -> Result<(), ImbalanceError> {
+        if self.imbalance.is_empty() {
+            return Ok(());
+        }
+        for start in self.all_starts() {
+            for color in [Color::White, Color::Black] {
+                self.imbalance
+                    .apply(&start, color)
+                    .map_err(|e| ImbalanceError {
+                        message: format!("{} (start {})", e.message, start.fen()),
+                        ..e
+                    })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The opening of game `game_in_pair` (0 or 1) of a pair, fixed by
+    /// `seed`. Both games share the start; an imbalance edits the first
+    /// player's side, which is White in game 0 and Black in game 1, and the
+    /// random plies are drawn afterwards from the same seed.
+    pub fn pick(&self, seed: u64, game_in_pair: u64) -> Opening {
         let mut rng = SplitMix64::new(seed);
         let mut below = |n: u32| (rng.next_u64() % u64::from(n.max(1))) as u32;
         let (start, start_number) = match &self.source {
@@ -271,6 +330,17 @@ impl Openings {
                     .unwrap_or_else(|_| self.numbered_start(None));
                 (pos, None)
             }
+        };
+        let start = if self.imbalance.is_empty() {
+            start
+        } else {
+            let first = if game_in_pair == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            // `check_imbalance` has tried every start, so this cannot fail.
+            self.imbalance.apply(&start, first).unwrap_or(start)
         };
         let mut random_moves = Vec::new();
         let mut pos = start;

@@ -29,6 +29,24 @@ pub const PARAM_NAMES_KEY: &str = "ajaxlab.param_names";
 pub const SCHEMA_VERSION_KEY: &str = "ajaxlab.schema_version";
 /// Current schema version.
 pub const SCHEMA_VERSION: &str = "1";
+/// Metadata key holding the kind of campaign that played a file's games
+/// (`match`, `sprt`, `spsa`, `piece-value`, `first-move`).
+pub const KIND_KEY: &str = "ajaxlab.kind";
+/// Metadata key holding the campaign id (a piece-value campaign's parts are `NAME.PART`).
+pub const CAMPAIGN_KEY: &str = "ajaxlab.campaign";
+/// Metadata key holding the campaign file's TOML text.
+pub const CAMPAIGN_TOML_KEY: &str = "ajaxlab.campaign_toml";
+
+/// Metadata key of a piece-value campaign's part: the imbalance's name.
+pub const PART_KEY: &str = "ajaxlab.part";
+/// Metadata key marking a piece-value part as the pawn-odds calibration (`true`).
+pub const CALIBRATION_KEY: &str = "ajaxlab.calibration";
+/// Metadata key of an SPRT campaign's test, as JSON:
+/// `{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"model":"normalized"}`.
+pub const SPRT_KEY: &str = "ajaxlab.sprt";
+
+/// Extra key-value metadata stored in a games file beside the parameter names.
+pub type FileMetadata = std::collections::BTreeMap<String, String>;
 
 /// A failure to write or read game files.
 #[derive(Debug, thiserror::Error)]
@@ -60,7 +78,7 @@ fn list_of(name: &str, item: DataType, nullable_items: bool) -> Field {
 }
 
 /// The schema of a games file.
-pub fn schema(param_names: &[&str]) -> Schema {
+pub fn schema(param_names: &[&str], extra: &FileMetadata) -> Schema {
     let ts = DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into()));
     let fields = vec![
         Field::new("run_id", DataType::Utf8, false),
@@ -92,10 +110,9 @@ pub fn schema(param_names: &[&str]) -> Schema {
         Field::new("ended_at", ts, false),
     ];
     let names = serde_json::to_string(param_names).unwrap_or_else(|_| "[]".into());
-    let metadata = HashMap::from([
-        (PARAM_NAMES_KEY.to_owned(), names),
-        (SCHEMA_VERSION_KEY.to_owned(), SCHEMA_VERSION.to_owned()),
-    ]);
+    let mut metadata: HashMap<String, String> = extra.clone().into_iter().collect();
+    metadata.insert(PARAM_NAMES_KEY.to_owned(), names);
+    metadata.insert(SCHEMA_VERSION_KEY.to_owned(), SCHEMA_VERSION.to_owned());
     Schema::new(fields).with_metadata(metadata)
 }
 
@@ -208,7 +225,23 @@ pub fn write_games(
     path: &Path,
     records: &[GameRecord],
     param_names: &[&str],
+    extra: &FileMetadata,
 ) -> Result<(), StoreError> {
+    let schema = Arc::new(schema(param_names, extra));
+    let batch = batch(records, schema).map_err(|e| StoreError::Format {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    write_batch(path, &batch)
+}
+
+/// Writes one record batch to `path` atomically (Snappy-compressed): a
+/// temporary file beside it, synced, then renamed over it, so readers see
+/// the old file or the new one, never a part.
+///
+/// # Errors
+/// [`StoreError`] if writing fails; no partial file is left at `path`.
+pub fn write_batch(path: &Path, batch: &RecordBatch) -> Result<(), StoreError> {
     let shown = path.display().to_string();
     let fmt = |e: &dyn std::fmt::Display| StoreError::Format {
         path: shown.clone(),
@@ -218,18 +251,19 @@ pub fn write_games(
         path: shown.clone(),
         source,
     };
-    let schema = Arc::new(schema(param_names));
-    let batch = batch(records, Arc::clone(&schema)).map_err(|e| fmt(&e))?;
     let tmp: PathBuf = path.with_extension("parquet.tmp");
     let file = File::create(&tmp).map_err(io)?;
     let props = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .build();
     let result = (|| {
-        let mut writer =
-            ArrowWriter::try_new(file.try_clone().map_err(|e| fmt(&e))?, schema, Some(props))
-                .map_err(|e| fmt(&e))?;
-        writer.write(&batch).map_err(|e| fmt(&e))?;
+        let mut writer = ArrowWriter::try_new(
+            file.try_clone().map_err(|e| fmt(&e))?,
+            batch.schema(),
+            Some(props),
+        )
+        .map_err(|e| fmt(&e))?;
+        writer.write(batch).map_err(|e| fmt(&e))?;
         writer.close().map_err(|e| fmt(&e))?;
         file.sync_all().map_err(io)?;
         std::fs::rename(&tmp, path).map_err(io)?;
@@ -242,6 +276,56 @@ pub fn write_games(
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// The file name of an SPSA campaign's trajectory, in its directory.
+pub const SPSA_FILE: &str = "spsa.parquet";
+
+/// One row of an SPSA trajectory file (long format): a parameter's value
+/// after an update; `seq` 0 holds the start values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrajectoryRow {
+    /// Update number, 0 for the start.
+    pub seq: u64,
+    /// Game pairs applied so far (the tune's iterations).
+    pub completed_pairs: u64,
+    /// The unit whose result made this update (empty for the start).
+    pub unit_id: String,
+    /// Parameter name.
+    pub param: String,
+    /// Its value θ after the update.
+    pub value: f64,
+}
+
+/// Writes an SPSA trajectory atomically (columns `seq`, `completed_pairs`,
+/// `unit_id`, `param`, `value`).
+///
+/// # Errors
+/// [`StoreError`] if writing fails.
+pub fn write_trajectory(path: &Path, rows: &[TrajectoryRow]) -> Result<(), StoreError> {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("seq", DataType::UInt64, false),
+        Field::new("completed_pairs", DataType::UInt64, false),
+        Field::new("unit_id", DataType::Utf8, false),
+        Field::new("param", DataType::Utf8, false),
+        Field::new("value", DataType::Float64, false),
+    ]));
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(UInt64Array::from_iter_values(rows.iter().map(|r| r.seq))),
+        Arc::new(UInt64Array::from_iter_values(
+            rows.iter().map(|r| r.completed_pairs),
+        )),
+        strings(rows.iter().map(|r| r.unit_id.as_str())),
+        strings(rows.iter().map(|r| r.param.as_str())),
+        Arc::new(arrow_array::Float64Array::from_iter_values(
+            rows.iter().map(|r| r.value),
+        )),
+    ];
+    let batch = RecordBatch::try_new(schema, columns).map_err(|e| StoreError::Format {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    write_batch(path, &batch)
 }
 
 fn column<'a, T: 'static>(
@@ -277,6 +361,30 @@ fn list_strings(list: &ListArray, row: usize) -> Vec<String> {
 
 fn termination(text: &str) -> Option<Termination> {
     serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
+}
+
+/// The key-value metadata of a games file (parameter names, schema version,
+/// and what [`write_games`] was given), without reading its rows.
+///
+/// # Errors
+/// [`StoreError`] if the file cannot be read or is not Parquet.
+pub fn read_metadata(path: &Path) -> Result<FileMetadata, StoreError> {
+    let shown = path.display().to_string();
+    let file = File::open(path).map_err(|source| StoreError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| StoreError::Format {
+            path: shown,
+            message: e.to_string(),
+        })?;
+    Ok(builder
+        .schema()
+        .metadata()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect())
 }
 
 /// Reads every game of a file written by [`write_games`], and its parameter names.

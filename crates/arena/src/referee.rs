@@ -186,7 +186,7 @@ pub fn play_game(
             } else {
                 &mut *black
             };
-            let tc = spec.tc[side.index()];
+            let tc = spec.tc[side.index()].for_ply(spec.seed ^ spec.game_in_pair, moves.len());
             let request = MoveRequest {
                 game: &game,
                 tc,

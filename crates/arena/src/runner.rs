@@ -4,7 +4,7 @@
 
 use crate::config::{MatchConfig, PlayerConfig, PlayerKind};
 use crate::live::LiveStats;
-use crate::parquet_io::{StoreError, write_games};
+use crate::parquet_io::{FileMetadata, StoreError, write_games};
 use crate::pgn::game_pgn;
 use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer};
 use crate::record::GameRecord;
@@ -103,14 +103,14 @@ pub fn play_pair(
     players: &mut [Box<dyn Player>; 2],
 ) -> [GameRecord; 2] {
     let seed = pair_seed(config.seed, pair);
-    let opening = config.openings.pick(seed);
+    let openings = [0, 1].map(|g| config.openings.pick(seed, g));
     let [a, b] = players;
     let tcs = [config.players[0].tc, config.players[1].tc];
     let spec = |game_in_pair: u64, tc| GameSpec {
         run_id: &config.run_id,
         pair_id: pair,
         game_in_pair,
-        opening: &opening,
+        opening: &openings[game_in_pair as usize],
         seed,
         tc,
         adjudication: &config.adjudication,
@@ -258,7 +258,7 @@ fn flush(
 ) -> Result<PathBuf, MatchError> {
     pending.sort_by_key(|g| g.game_id);
     let path = config.out.join(format!("games-{:05}.parquet", index));
-    write_games(&path, pending, names)?;
+    write_games(&path, pending, names, &FileMetadata::new())?;
     pending.clear();
     Ok(path)
 }

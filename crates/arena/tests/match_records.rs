@@ -135,7 +135,7 @@ fn parquet_round_trips_records_and_parameter_names() {
     let games = games_of(&summary.files);
     let path = out.join("copy.parquet");
     let names = ["a", "b"];
-    write_games(&path, &games, &names).unwrap();
+    write_games(&path, &games, &names, &Default::default()).unwrap();
     let (back, read_names) = read_games(&path).unwrap();
     assert_eq!(back, games);
     assert_eq!(read_names, ["a", "b"]);
@@ -148,6 +148,6 @@ fn parquet_round_trips_records_and_parameter_names() {
 #[test]
 fn a_write_that_fails_leaves_no_file() {
     let path = temp_dir("missing-dir").join("sub").join("games.parquet");
-    assert!(write_games(&path, &[], &[]).is_err());
+    assert!(write_games(&path, &[], &[], &Default::default()).is_err());
     assert!(!path.exists());
 }

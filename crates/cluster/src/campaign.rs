@@ -1,10 +1,26 @@
 //! Campaign files: a match file (see `ajaxlab match`) with a `[campaign]`
-//! table naming it and setting its priority. Cluster campaigns play the
-//! builtin engine, whose parameters travel in the work units.
+//! table naming it, setting its priority and its kind, plus the kind's own
+//! table. Cluster campaigns play the builtin engine, whose parameters travel
+//! in the work units.
+//!
+//! | kind | players | extra table | what it measures |
+//! |---|---|---|---|
+//! | `match` | two | — | Elo of the first player, with its interval |
+//! | `sprt` | two | `[sprt]` elo0, elo1, alpha, beta, model | stops when the LLR crosses a bound |
+//! | `spsa` | one | `[spsa]` and `[[spsa.params]]` | tunes parameters: `θ+` against `θ−` per unit |
+//! | `piece-value` | one | `[piece_value]` pawn and `[[piece_value.imbalances]]` | one part per imbalance plus the pawn-odds part |
+//! | `first-move` | one | — | self-play: White's score per start |
 
-use ajaxlab_arena::config::PlayerKind;
+use ajaxlab_arena::config::{ImbalanceFile, PlayerFile, PlayerKind};
+use ajaxlab_arena::parquet_io::{
+    CALIBRATION_KEY, CAMPAIGN_KEY, CAMPAIGN_TOML_KEY, FileMetadata, KIND_KEY, PART_KEY, SPRT_KEY,
+};
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
+use ajaxlab_stats::{
+    EloModel, InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, SpsaParam, SpsaViolation,
+};
 use serde::Deserialize;
+use std::num::NonZeroU64;
 
 /// The `[campaign]` table.
 #[derive(Clone, Debug, Deserialize)]
@@ -25,15 +41,172 @@ fn default_kind() -> String {
     "match".into()
 }
 
-/// A validated campaign.
+/// The `[sprt]` table.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SprtTable {
+    elo0: f64,
+    elo1: f64,
+    #[serde(default = "default_error_rate")]
+    alpha: f64,
+    #[serde(default = "default_error_rate")]
+    beta: f64,
+    #[serde(default = "default_model")]
+    model: String,
+}
+
+fn default_error_rate() -> f64 {
+    ajaxlab_stats::DEFAULT_ERROR_RATE
+}
+
+fn default_model() -> String {
+    "normalized".into()
+}
+
+/// The `[spsa]` table.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpsaTable {
+    #[serde(default = "default_a_ratio")]
+    a_ratio: f64,
+    #[serde(default = "default_alpha")]
+    alpha: f64,
+    #[serde(default = "default_gamma")]
+    gamma: f64,
+    params: Vec<SpsaParamTable>,
+}
+
+fn default_a_ratio() -> f64 {
+    ajaxlab_stats::DEFAULT_A_RATIO
+}
+
+fn default_alpha() -> f64 {
+    ajaxlab_stats::DEFAULT_ALPHA
+}
+
+fn default_gamma() -> f64 {
+    ajaxlab_stats::DEFAULT_GAMMA
+}
+
+/// One `[[spsa.params]]` entry.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpsaParamTable {
+    name: String,
+    start: Option<f64>,
+    min: f64,
+    max: f64,
+    c_end: f64,
+    r_end: f64,
+}
+
+/// The `[piece_value]` table.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PieceValueTable {
+    #[serde(default = "default_pawn")]
+    pawn: Vec<String>,
+    imbalances: Vec<ImbalanceTable>,
+}
+
+fn default_pawn() -> Vec<String> {
+    vec!["-P@f2".into()]
+}
+
+/// One `[[piece_value.imbalances]]` entry.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImbalanceTable {
+    name: String,
+    #[serde(default)]
+    first: Vec<String>,
+    #[serde(default)]
+    second: Vec<String>,
+}
+
+/// The name of a piece-value campaign's pawn-odds part.
+pub const CALIBRATION_PART: &str = "pawn-odds";
+
+/// What a campaign is for, with what that needs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CampaignKind {
+    /// A fixed number of pairs.
+    Match,
+    /// Stops when the log-likelihood ratio crosses a bound.
+    Sprt(SprtConfig),
+    /// Tunes parameters; the first player plays `θ+`, the second `θ−`.
+    Spsa(SpsaConfig),
+    /// One part of a piece-value campaign: an imbalance, or the pawn odds
+    /// that calibrate the others.
+    PieceValue {
+        /// The imbalance's name.
+        part: String,
+        /// Whether this is the pawn-odds part.
+        calibration: bool,
+    },
+    /// Self-play survey of start positions.
+    FirstMove,
+}
+
+impl CampaignKind {
+    /// The name used in files and on the wire.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CampaignKind::Match => "match",
+            CampaignKind::Sprt(_) => "sprt",
+            CampaignKind::Spsa(_) => "spsa",
+            CampaignKind::PieceValue { .. } => "piece-value",
+            CampaignKind::FirstMove => "first-move",
+        }
+    }
+}
+
+/// A validated campaign (or one part of a piece-value campaign).
 #[derive(Clone, Debug)]
 pub struct CampaignSpec {
-    /// Name (also the directory of its files).
+    /// Id: the name, or `NAME.PART` for a piece-value part (also the
+    /// directory of its files).
     pub name: String,
     /// Share of the workers relative to other campaigns.
     pub priority: u32,
+    /// What it is for.
+    pub kind: CampaignKind,
     /// The match it plays.
     pub config: MatchConfig,
+}
+
+impl CampaignSpec {
+    /// The key-value metadata stored in each of its game files, so that
+    /// reports need nothing but the Parquet files.
+    pub fn file_metadata(&self, toml_text: &str) -> FileMetadata {
+        let mut m = FileMetadata::from([
+            (KIND_KEY.to_owned(), self.kind.name().to_owned()),
+            (CAMPAIGN_KEY.to_owned(), self.name.clone()),
+            (CAMPAIGN_TOML_KEY.to_owned(), toml_text.to_owned()),
+        ]);
+        match &self.kind {
+            CampaignKind::PieceValue { part, calibration } => {
+                m.insert(PART_KEY.to_owned(), part.clone());
+                m.insert(CALIBRATION_KEY.to_owned(), calibration.to_string());
+            }
+            CampaignKind::Sprt(s) => {
+                let model = match s.model {
+                    EloModel::Logistic => "logistic",
+                    EloModel::Normalized => "normalized",
+                };
+                m.insert(
+                    SPRT_KEY.to_owned(),
+                    serde_json::json!({
+                        "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha,
+                        "beta": s.beta, "model": model,
+                    })
+                    .to_string(),
+                );
+            }
+            _ => {}
+        }
+        m
+    }
 }
 
 fn err(key: &str, message: impl Into<String>) -> ConfigError {
@@ -43,32 +216,41 @@ fn err(key: &str, message: impl Into<String>) -> ConfigError {
     }
 }
 
-/// Parses and validates a campaign file.
+fn take<T: serde::de::DeserializeOwned>(
+    table: &mut toml::Table,
+    key: &str,
+) -> Result<Option<T>, ConfigError> {
+    table
+        .remove(key)
+        .map(|v| {
+            v.try_into()
+                .map_err(|e: toml::de::Error| err(key, e.message().to_owned()))
+        })
+        .transpose()
+}
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Parses and validates a campaign file: one spec, or one per part of a
+/// piece-value campaign (its imbalances, then the pawn-odds part).
 ///
 /// # Errors
 /// [`ConfigError`] naming the key.
-pub fn parse_campaign(text: &str) -> Result<CampaignSpec, ConfigError> {
+pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
     let mut table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
-    let campaign = table
-        .remove("campaign")
+    let campaign: CampaignTable = take(&mut table, "campaign")?
         .ok_or_else(|| err("campaign", "missing [campaign] table with name = \"...\""))?;
-    let campaign: CampaignTable = campaign
-        .try_into()
-        .map_err(|e: toml::de::Error| err("campaign", e.to_string()))?;
-    if campaign.kind != "match" {
-        return Err(err(
-            "campaign.kind",
-            format!("'{}': only \"match\" campaigns exist so far", campaign.kind),
-        ));
-    }
-    if campaign.name.is_empty()
-        || !campaign
-            .name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
+    let sprt: Option<SprtTable> = take(&mut table, "sprt")?;
+    let spsa: Option<SpsaTable> = take(&mut table, "spsa")?;
+    let piece_value: Option<PieceValueTable> = take(&mut table, "piece_value")?;
+    if !valid_name(&campaign.name) {
         return Err(err(
             "campaign.name",
             format!("'{}': use letters, digits, - and _", campaign.name),
@@ -77,9 +259,73 @@ pub fn parse_campaign(text: &str) -> Result<CampaignSpec, ConfigError> {
     if campaign.priority == 0 {
         return Err(err("campaign.priority", "must be at least 1"));
     }
+    let kind = campaign.kind.as_str();
+    for (present, key, wanted) in [
+        (sprt.is_some(), "sprt", "sprt"),
+        (spsa.is_some(), "spsa", "spsa"),
+        (piece_value.is_some(), "piece_value", "piece-value"),
+    ] {
+        if present && kind != wanted {
+            return Err(err(
+                key,
+                format!("[{key}] belongs to kind = \"{wanted}\" campaigns"),
+            ));
+        }
+    }
     let file: MatchFile = toml::Value::Table(table)
         .try_into()
         .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
+    let name = campaign.name.clone();
+    let spec = |name: String, kind: CampaignKind, config: MatchConfig| CampaignSpec {
+        name,
+        priority: campaign.priority,
+        kind,
+        config,
+    };
+    match kind {
+        "match" => Ok(vec![spec(
+            name,
+            CampaignKind::Match,
+            build(file, &campaign.name)?,
+        )]),
+        "sprt" => {
+            let table = sprt.ok_or_else(|| err("sprt", "missing [sprt] table (elo0, elo1)"))?;
+            let config = build(file, &campaign.name)?;
+            Ok(vec![spec(
+                name,
+                CampaignKind::Sprt(sprt_config(&table)?),
+                config,
+            )])
+        }
+        "spsa" => {
+            let table =
+                spsa.ok_or_else(|| err("spsa", "missing [spsa] table and [[spsa.params]]"))?;
+            let config = build(self_play(file, ["plus", "minus"])?, &campaign.name)?;
+            let tune = spsa_config(&table, &config)?;
+            Ok(vec![spec(name, CampaignKind::Spsa(tune), config)])
+        }
+        "first-move" => {
+            let config = build(self_play(file, ["first", "second"])?, &campaign.name)?;
+            Ok(vec![spec(name, CampaignKind::FirstMove, config)])
+        }
+        "piece-value" => {
+            let table = piece_value.ok_or_else(|| {
+                err(
+                    "piece_value",
+                    "missing [piece_value] table with [[piece_value.imbalances]]",
+                )
+            })?;
+            piece_value_parts(&campaign, &table, file)
+        }
+        other => Err(err(
+            "campaign.kind",
+            format!("'{other}': expected match, sprt, spsa, piece-value or first-move"),
+        )),
+    }
+}
+
+/// Builds the match of a campaign: builtin players only, run id = the campaign id.
+fn build(file: MatchFile, id: &str) -> Result<MatchConfig, ConfigError> {
     let mut config = MatchConfig::build(file, Overrides::default())?;
     for (i, p) in config.players.iter().enumerate() {
         if !matches!(p.kind, PlayerKind::Builtin(..)) {
@@ -89,10 +335,295 @@ pub fn parse_campaign(text: &str) -> Result<CampaignSpec, ConfigError> {
             ));
         }
     }
-    config.run_id = campaign.name.clone();
-    Ok(CampaignSpec {
-        name: campaign.name,
-        priority: campaign.priority,
-        config,
-    })
+    config.run_id = id.to_owned();
+    Ok(config)
+}
+
+/// A one-player file made into a self-play match between two copies named `names`.
+fn self_play(mut file: MatchFile, names: [&str; 2]) -> Result<MatchFile, ConfigError> {
+    let base: PlayerFile = match file.players.take() {
+        None => PlayerFile {
+            engine: "builtin".into(),
+            ..Default::default()
+        },
+        Some(list) if list.len() == 1 => list.into_iter().next().unwrap_or_default(),
+        Some(list) => {
+            return Err(err(
+                "players",
+                format!(
+                    "{} given; this kind plays one engine against itself: give one [[players]]",
+                    list.len()
+                ),
+            ));
+        }
+    };
+    file.players = Some(
+        names
+            .iter()
+            .map(|n| PlayerFile {
+                name: Some((*n).to_owned()),
+                ..base.clone()
+            })
+            .collect(),
+    );
+    Ok(file)
+}
+
+fn sprt_config(t: &SprtTable) -> Result<SprtConfig, ConfigError> {
+    let model = match t.model.as_str() {
+        "normalized" => EloModel::Normalized,
+        "logistic" => EloModel::Logistic,
+        other => {
+            return Err(err(
+                "sprt.model",
+                format!("'{other}': expected normalized or logistic"),
+            ));
+        }
+    };
+    let config = SprtConfig {
+        alpha: t.alpha,
+        beta: t.beta,
+        ..SprtConfig::new(t.elo0, t.elo1, model)
+    };
+    ajaxlab_stats::Sprt::new(config).map_err(|e: InvalidSprtConfig| {
+        let key = match e.violations.first() {
+            Some(SprtViolation::AlphaOutOfRange(_)) => "sprt.alpha",
+            Some(SprtViolation::BetaOutOfRange(_)) => "sprt.beta",
+            Some(SprtViolation::InvalidBound(b)) if *b == t.elo1 => "sprt.elo1",
+            _ => "sprt.elo0",
+        };
+        err(key, e.to_string())
+    })?;
+    Ok(config)
+}
+
+fn spsa_config(t: &SpsaTable, config: &MatchConfig) -> Result<SpsaConfig, ConfigError> {
+    let PlayerKind::Builtin(base, _) = &config.players[0].kind else {
+        return Err(err("players[0].engine", "SPSA tunes the builtin engine"));
+    };
+    let mut params = Vec::with_capacity(t.params.len());
+    for (i, p) in t.params.iter().enumerate() {
+        let key = |field: &str| format!("spsa.params[{i}].{field}");
+        let spec = ajaxlab_engine::params::spec(&p.name).ok_or_else(|| {
+            err(
+                &key("name"),
+                format!("'{}' is not an engine parameter", p.name),
+            )
+        })?;
+        for (field, value) in [("min", p.min), ("max", p.max)] {
+            if value < f64::from(spec.min) || value > f64::from(spec.max) {
+                return Err(err(
+                    &key(field),
+                    format!(
+                        "{value} is outside {}'s range {}..={}",
+                        p.name, spec.min, spec.max
+                    ),
+                ));
+            }
+        }
+        let start = p
+            .start
+            .unwrap_or_else(|| f64::from(base.get(&p.name).unwrap_or(spec.default)));
+        params.push(SpsaParam {
+            name: p.name.clone(),
+            start,
+            min: p.min,
+            max: p.max,
+            c_end: p.c_end,
+            r_end: p.r_end,
+        });
+    }
+    let tune = SpsaConfig {
+        params,
+        iterations: NonZeroU64::new(config.pairs).ok_or_else(|| err("games", "must be ≥ 2"))?,
+        a_ratio: t.a_ratio,
+        alpha: t.alpha,
+        gamma: t.gamma,
+    };
+    ajaxlab_stats::Spsa::new(tune.clone()).map_err(|e| {
+        let key = match e.violations.first() {
+            Some(SpsaViolation::Param { name, problem }) => {
+                let i = t.params.iter().position(|p| &p.name == name).unwrap_or(0);
+                let field = match problem {
+                    ajaxlab_stats::ParamProblem::StartOutOfRange(_) => "start",
+                    ajaxlab_stats::ParamProblem::NonPositiveCEnd(_) => "c_end",
+                    ajaxlab_stats::ParamProblem::NegativeREnd(_) => "r_end",
+                    _ => "min",
+                };
+                format!("spsa.params[{i}].{field}")
+            }
+            Some(SpsaViolation::DuplicateName(_)) => "spsa.params".into(),
+            Some(SpsaViolation::Schedule { name, .. }) => format!("spsa.{name}"),
+            _ => "spsa.params".into(),
+        };
+        err(&key, e.to_string())
+    })?;
+    Ok(tune)
+}
+
+fn piece_value_parts(
+    campaign: &CampaignTable,
+    table: &PieceValueTable,
+    file: MatchFile,
+) -> Result<Vec<CampaignSpec>, ConfigError> {
+    if table.imbalances.is_empty() {
+        return Err(err("piece_value.imbalances", "give at least one imbalance"));
+    }
+    let calibration = ImbalanceTable {
+        name: CALIBRATION_PART.into(),
+        first: table.pawn.clone(),
+        second: Vec::new(),
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut parts = Vec::new();
+    for (i, imbalance) in table.imbalances.iter().chain([&calibration]).enumerate() {
+        let is_calibration = i == table.imbalances.len();
+        let key = if is_calibration {
+            "piece_value.pawn".to_owned()
+        } else {
+            format!("piece_value.imbalances[{i}]")
+        };
+        if !valid_name(&imbalance.name) || !seen.insert(imbalance.name.as_str()) {
+            return Err(err(
+                &format!("{key}.name"),
+                format!(
+                    "'{}': use letters, digits, - and _, once each ('{CALIBRATION_PART}' is the pawn odds)",
+                    imbalance.name
+                ),
+            ));
+        }
+        let mut part_file = self_play(file.clone(), [imbalance.name.as_str(), "reference"])?;
+        part_file.imbalance = Some(ImbalanceFile {
+            first: imbalance.first.clone(),
+            second: imbalance.second.clone(),
+        });
+        let id = format!("{}.{}", campaign.name, imbalance.name);
+        let config = build(part_file, &id).map_err(|e| ConfigError {
+            key: if e.key == "imbalance" {
+                key.clone()
+            } else {
+                e.key
+            },
+            message: e.message,
+        })?;
+        parts.push(CampaignSpec {
+            name: id,
+            priority: campaign.priority,
+            kind: CampaignKind::PieceValue {
+                part: imbalance.name.clone(),
+                calibration: is_calibration,
+            },
+            config,
+        });
+    }
+    Ok(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> ConfigError {
+        parse_campaign(text).unwrap_err()
+    }
+
+    #[test]
+    fn kinds_parse() {
+        let sprt = parse_campaign(
+            "[campaign]\nname = \"t\"\nkind = \"sprt\"\n[sprt]\nelo0 = 0\nelo1 = 5\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\n",
+        )
+        .unwrap();
+        assert!(matches!(sprt[0].kind, CampaignKind::Sprt(c) if c.elo1 == 5.0));
+        let spsa = parse_campaign(
+            "games = 200\n[campaign]\nname = \"t\"\nkind = \"spsa\"\n[spsa]\n[[spsa.params]]\nname = \"afc.falcon.mg\"\nmin = 300\nmax = 900\nc_end = 20\nr_end = 0.002\n",
+        )
+        .unwrap();
+        let CampaignKind::Spsa(tune) = &spsa[0].kind else {
+            panic!()
+        };
+        assert_eq!(tune.iterations.get(), 100);
+        assert_eq!(spsa[0].config.players[1].name, "minus");
+        let parts = parse_campaign(
+            "[campaign]\nname = \"pv\"\nkind = \"piece-value\"\n[piece_value]\n[[piece_value.imbalances]]\nname = \"falcon-for-minister\"\nfirst = [\"M=F\"]\n",
+        )
+        .unwrap();
+        let ids: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(ids, ["pv.falcon-for-minister", "pv.pawn-odds"]);
+        assert_eq!(parts[1].config.openings.imbalance.texts().0, ["-P@f2"]);
+    }
+
+    #[test]
+    fn bad_files_name_the_key() {
+        let base = "[campaign]\nname = \"t\"\n";
+        for (text, key) in [
+            ("[campaign]\nname = \"a b\"\n".to_owned(), "campaign.name"),
+            (format!("{base}kind = \"tune\"\n"), "campaign.kind"),
+            (format!("{base}kind = \"sprt\"\n"), "sprt"),
+            (
+                format!("{base}kind = \"sprt\"\n[sprt]\nelo0 = 5\nelo1 = 0\n"),
+                "sprt.elo0",
+            ),
+            (
+                format!("{base}kind = \"sprt\"\n[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 0.5\n"),
+                "sprt.alpha",
+            ),
+            (
+                format!("{base}kind = \"sprt\"\n[sprt]\nelo0 = 0\nelo1 = 5\nbeta = 0\n"),
+                "sprt.beta",
+            ),
+            (
+                format!("{base}kind = \"sprt\"\n[sprt]\nelo0 = 0\nelo1 = 5\nmodel = \"bayes\"\n"),
+                "sprt.model",
+            ),
+            (format!("{base}[sprt]\nelo0 = 0\nelo1 = 5\n"), "sprt"),
+            (
+                format!(
+                    "{base}kind = \"spsa\"\n[spsa]\n[[spsa.params]]\nname = \"afc.nope\"\nmin = 0\nmax = 1\nc_end = 1\nr_end = 0.1\n"
+                ),
+                "spsa.params[0].name",
+            ),
+            (
+                format!(
+                    "{base}kind = \"spsa\"\n[spsa]\n[[spsa.params]]\nname = \"afc.falcon.mg\"\nmin = 300\nmax = 99999\nc_end = 1\nr_end = 0.1\n"
+                ),
+                "spsa.params[0].max",
+            ),
+            (
+                format!(
+                    "{base}kind = \"spsa\"\n[spsa]\n[[spsa.params]]\nname = \"afc.falcon.mg\"\nstart = 50\nmin = 300\nmax = 900\nc_end = 1\nr_end = 0.1\n"
+                ),
+                "spsa.params[0].start",
+            ),
+            (
+                format!(
+                    "{base}kind = \"spsa\"\n[spsa]\n[[spsa.params]]\nname = \"afc.falcon.mg\"\nmin = 300\nmax = 900\nc_end = 0\nr_end = 0.1\n"
+                ),
+                "spsa.params[0].c_end",
+            ),
+            (
+                format!(
+                    "{base}kind = \"first-move\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\n"
+                ),
+                "players",
+            ),
+            (
+                format!("{base}kind = \"piece-value\"\n[piece_value]\nimbalances = []\n"),
+                "piece_value.imbalances",
+            ),
+            (
+                format!(
+                    "{base}kind = \"piece-value\"\n[piece_value]\n[[piece_value.imbalances]]\nname = \"x\"\nfirst = [\"-Z\"]\n"
+                ),
+                "piece_value.imbalances[0]",
+            ),
+            (
+                format!(
+                    "{base}kind = \"piece-value\"\n[piece_value]\npawn = [\"-P@f7\"]\n[[piece_value.imbalances]]\nname = \"x\"\nfirst = [\"-N\"]\n"
+                ),
+                "piece_value.pawn",
+            ),
+        ] {
+            assert_eq!(error(&text).key, key, "{text}");
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! malformed field is a typed error naming the field.
 
 use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
+use ajaxlab_arena::imbalance::Imbalance;
 use ajaxlab_arena::opening::{OpeningSource, Openings};
 use ajaxlab_arena::record::{MoveRecord, PlayerRecord};
 use ajaxlab_arena::referee::{Adjudication, DEFAULT_TIME_MARGIN};
@@ -58,6 +59,7 @@ pub fn work_unit(
     pair_count: u32,
 ) -> v1::WorkUnit {
     let (openings, opening_fens) = openings_spec(&config.openings);
+    let imbalance = config.openings.imbalance.texts();
     let names: Vec<String> = ajaxlab_engine::params::SPECS
         .iter()
         .map(|s| s.name.to_owned())
@@ -85,6 +87,14 @@ pub fn work_unit(
                 },
                 param_names: names.clone(),
                 time_control: p.tc.to_string(),
+                disable: match &p.kind {
+                    PlayerKind::Builtin(_, features) => features
+                        .disabled()
+                        .iter()
+                        .map(|s| (*s).to_owned())
+                        .collect(),
+                    PlayerKind::Uci(_) => Vec::new(),
+                },
             })
             .collect(),
         first_pair,
@@ -99,6 +109,8 @@ pub fn work_unit(
             max_plies: a.max_plies,
         }),
         hash_mb: u32::try_from(config.hash_mb).unwrap_or(u32::MAX),
+        imbalance_first: imbalance.0,
+        imbalance_second: imbalance.1,
     }
 }
 
@@ -109,25 +121,12 @@ pub fn work_unit(
 pub fn match_config(unit: &v1::WorkUnit) -> Result<MatchConfig, ProtoError> {
     let variant =
         VariantKind::from_name(&unit.variant).map_err(|e| bad("unit.variant", e.to_string()))?;
-    let source = match unit.openings.split_once(':') {
-        None if unit.openings == "fens" => OpeningSource::Fens(unit.opening_fens.clone()),
-        _ => {
-            let spec = if let Some(list) = unit.openings.strip_prefix("numbers:") {
-                let numbers = list
-                    .split(',')
-                    .map(|n| {
-                        n.parse::<u32>()
-                            .map_err(|_| bad("unit.openings", format!("'{n}' is not a number")))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                return finish(unit, variant, OpeningSource::Numbers(numbers));
-            } else {
-                unit.openings.as_str()
-            };
-            Openings::parse(variant, spec, 0)
-                .map_err(|e| bad("unit.openings", e.to_string()))?
-                .source
-        }
+    let source = if unit.openings == "fens" {
+        OpeningSource::Fens(unit.opening_fens.clone())
+    } else {
+        Openings::parse(variant, &unit.openings, 0)
+            .map_err(|e| bad("unit.openings", e.to_string()))?
+            .source
     };
     finish(unit, variant, source)
 }
@@ -167,9 +166,18 @@ fn finish(
                 .map_err(|e: ajaxlab_arena::tc::TimeControlError| {
                     bad(field("time_control"), e.to_string())
                 })?;
+        let mut features = Features::default();
+        for name in &p.disable {
+            if !features.disable(name) {
+                return Err(bad(
+                    field("disable"),
+                    format!("'{name}' is not a search feature"),
+                ));
+            }
+        }
         Ok(PlayerConfig {
             name: p.name.clone(),
-            kind: PlayerKind::Builtin(params, Features::default()),
+            kind: PlayerKind::Builtin(params, features),
             tc,
         })
     };
@@ -185,6 +193,8 @@ fn finish(
             variant,
             source,
             random_plies: unit.random_plies,
+            imbalance: Imbalance::parse(&unit.imbalance_first, &unit.imbalance_second)
+                .map_err(|e| bad("unit.imbalance_first", e.to_string()))?,
         },
         players: [player(0)?, player(1)?],
         adjudication: Adjudication {

@@ -36,6 +36,32 @@ pub struct LoadReport {
 const CAMPAIGN: &str = "variant = \"ajax-falcon\"\ngames = 20000000\ntc = \"nodes=1\"\nrandom_plies = 2\n\
 [campaign]\nname = \"load\"\n[adjudication]\nmax_plies = 1\n";
 
+/// The same load as an SPSA tune of two parameters: every unit carries its
+/// own perturbation and every result moves θ.
+const SPSA_CAMPAIGN: &str = "variant = \"ajax-falcon\"\ngames = 20000000\ntc = \"nodes=1\"\nrandom_plies = 2\n\
+[campaign]\nname = \"load\"\nkind = \"spsa\"\n[adjudication]\nmax_plies = 1\n[spsa]\n\
+[[spsa.params]]\nname = \"afc.falcon.mg\"\nmin = 250\nmax = 1000\nc_end = 25\nr_end = 0.002\n\
+[[spsa.params]]\nname = \"afc.minister.mg\"\nmin = 300\nmax = 1100\nc_end = 25\nr_end = 0.002\n";
+
+/// What load to put on the coordinator.
+#[derive(Clone, Debug)]
+pub struct LoadPlan {
+    /// Simulated workers.
+    pub workers: usize,
+    /// How long to run.
+    pub duration: Duration,
+    /// HTTP/2 connections the workers share.
+    pub channels: usize,
+    /// Games each worker "plays" per second (it waits that long before
+    /// submitting a unit, as a real worker would); `None` submits at once,
+    /// measuring what the coordinator can take at most.
+    pub worker_games_per_second: Option<f64>,
+    /// Workers start evenly spread over this time, as a cluster's do.
+    pub ramp_up: Duration,
+    /// Run an SPSA campaign instead of a plain match.
+    pub spsa: bool,
+}
+
 /// The synthetic games of pairs `first..first+count` of `config`: the issued
 /// opening, one legal move, drawn by the one-ply limit.
 fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::GameRecord> {
@@ -52,13 +78,13 @@ fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::Game
     let mut games = Vec::with_capacity(count as usize * 2);
     for pair in first..first + count {
         let seed = pair_seed(config.seed, pair);
-        let opening = config.openings.pick(seed);
-        let pos = opening.position();
-        let Some(&m) = pos.legal_moves().first() else {
-            continue;
-        };
-        let after = pos.after(m).map(|p| p.fen()).unwrap_or_default();
         for g in 0..2u64 {
+            let opening = config.openings.pick(seed, g);
+            let pos = opening.position();
+            let Some(&m) = pos.legal_moves().first() else {
+                continue;
+            };
+            let after = pos.after(m).map(|p| p.fen()).unwrap_or_default();
             let (w, b) = if g == 0 { (0, 1) } else { (1, 0) };
             let player = |i: usize| PlayerRecord {
                 name: config.players[i].name.clone(),
@@ -86,7 +112,7 @@ fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::Game
                     nodes: Some(1),
                     time_ms: 0,
                 }],
-                final_fen: after.clone(),
+                final_fen: after,
                 started_at_ms: 0,
                 ended_at_ms: 0,
             }));
@@ -100,16 +126,19 @@ fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::Game
 ///
 /// # Errors
 /// A failure to start the coordinator.
-pub async fn run_load(
-    dir: &Path,
-    workers: usize,
-    duration: Duration,
-    channels: usize,
-) -> Result<LoadReport, String> {
+pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String> {
+    let LoadPlan {
+        workers,
+        duration,
+        channels,
+        worker_games_per_second,
+        ramp_up,
+        spsa,
+    } = plan.clone();
     let coordinator =
         Arc::new(Coordinator::open(dir, Duration::from_secs(600), 1).map_err(|e| e.to_string())?);
     coordinator
-        .create_campaign(CAMPAIGN)
+        .create_campaign(if spsa { SPSA_CAMPAIGN } else { CAMPAIGN })
         .map_err(|e| e.to_string())?;
     let token = coordinator
         .issue_token(Scope::Worker, "load")
@@ -151,7 +180,9 @@ pub async fn run_load(
     let mut tasks = Vec::with_capacity(workers);
     for i in 0..workers {
         let mut client = clients[i % clients.len()].clone();
+        let start_at = started + ramp_up.mul_f64(i as f64 / workers.max(1) as f64);
         tasks.push(tokio::spawn(async move {
+            tokio::time::sleep_until(start_at.into()).await;
             let mut latencies = Vec::new();
             let (mut games, mut errors) = (0u64, 0u64);
             let t = Instant::now();
@@ -192,6 +223,14 @@ pub async fn run_load(
                 .await
                 .unwrap_or_default();
                 let n = records.len() as u64;
+                if let Some(rate) = worker_games_per_second.filter(|r| *r > 0.0) {
+                    // Playing the unit takes its games' time.
+                    let play = Duration::from_secs_f64(n as f64 / rate);
+                    if Instant::now() + play >= deadline {
+                        break;
+                    }
+                    tokio::time::sleep(play).await;
+                }
                 let t = Instant::now();
                 let submitted = client
                     .submit_results(v1::SubmitResultsRequest {

@@ -29,8 +29,8 @@ pub enum LocalError {
 /// What a finished local campaign left.
 #[derive(Debug)]
 pub struct LocalSummary {
-    /// Final progress.
-    pub campaign: CampaignView,
+    /// Final progress: the campaign, or each part of a piece-value campaign.
+    pub campaigns: Vec<CampaignView>,
     /// Where its state and games are.
     pub dir: PathBuf,
     /// Wall time of this run.
@@ -49,9 +49,16 @@ pub fn run_local_campaign(
 ) -> Result<LocalSummary, LocalError> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
-    let spec = parse_campaign(&text)
+    let specs = parse_campaign(&text)
         .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
-    let dir = runs_dir.join(&spec.name);
+    let ids: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    // A piece-value campaign's parts are NAME.PART; they share NAME's directory.
+    let name = ids
+        .first()
+        .and_then(|id| id.split('.').next())
+        .unwrap_or("campaign")
+        .to_owned();
+    let dir = runs_dir.join(&name);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -63,7 +70,7 @@ pub fn run_local_campaign(
             .await
             .map_err(|e| LocalError::Runtime(e.to_string()))?;
         let coordinator = Arc::new(Coordinator::open(&dir, Duration::from_secs(60), signature)?);
-        match coordinator.campaign(&spec.name) {
+        match coordinator.campaign(&ids[0]) {
             Ok(_) => {}
             Err(CoordinatorError::NotFound(_)) => {
                 coordinator.create_campaign(&text)?;
@@ -96,26 +103,53 @@ pub fn run_local_campaign(
             },
             Arc::clone(&shutdown),
         ));
-        let view = watch(&coordinator, &spec.name, quiet).await?;
+        let views = watch(&coordinator, &ids, quiet).await?;
         shutdown.store(true, Ordering::Relaxed);
         let _ = worker.await;
         let _ = stop_server.send(());
         let _ = server.await;
         Ok(LocalSummary {
-            campaign: view,
+            campaigns: views,
             dir: dir.clone(),
             elapsed: started.elapsed(),
         })
     })
 }
 
+/// One line on a campaign's standing: Elo, and what its kind adds.
+pub fn standing(view: &CampaignView) -> String {
+    let mut out = view.pentanomial.elo().map_or("Elo n/a".to_owned(), |e| {
+        format!("Elo {:+.1} ± {:.1}", e.elo, e.interval.half_width())
+    });
+    if let Some(s) = &view.sprt {
+        out.push_str(&format!(
+            "  LLR {:.2} [{:.2}, {:.2}] {}",
+            s.llr, s.bounds.lower, s.bounds.upper, s.verdict
+        ));
+    }
+    if view.kind == "first-move"
+        && let Some(score) = view.white_score()
+    {
+        out.push_str(&format!("  White {:.1}%", score * 100.0));
+    }
+    for (name, value) in &view.spsa {
+        out.push_str(&format!("  {name} {value:.1}"));
+    }
+    out
+}
+
 async fn watch(
     coordinator: &Coordinator,
-    id: &str,
+    ids: &[String],
     quiet: bool,
-) -> Result<CampaignView, LocalError> {
+) -> Result<Vec<CampaignView>, LocalError> {
     let mut changes = coordinator.subscribe();
-    let total = coordinator.campaign(id)?.pairs_total * 2;
+    let views = |c: &Coordinator| {
+        ids.iter()
+            .map(|id| c.campaign(id))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let total: u64 = views(coordinator)?.iter().map(|v| v.pairs_total * 2).sum();
     let bar = if !quiet && std::io::stderr().is_terminal() {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         bar.set_style(
@@ -129,23 +163,27 @@ async fn watch(
     let log = !quiet && !std::io::stderr().is_terminal();
     let mut last_log = Instant::now();
     loop {
-        let view = coordinator.campaign(id)?;
-        bar.set_position(view.pairs_done * 2);
-        let elo = view.pentanomial.elo().map_or("Elo n/a".to_owned(), |e| {
-            format!("Elo {:+.1} ± {:.1}", e.elo, e.interval.half_width())
-        });
-        bar.set_message(elo.clone());
+        let now = views(coordinator)?;
+        let done: u64 = now.iter().map(|v| v.pairs_done * 2).sum();
+        bar.set_position(done);
+        // The bar shows the part still playing (or the last one).
+        let shown = now
+            .iter()
+            .find(|v| v.state == "running")
+            .or(now.last())
+            .map(|v| format!("{}: {}", v.id, standing(v)))
+            .unwrap_or_default();
+        bar.set_message(shown.clone());
         if log && last_log.elapsed() >= Duration::from_secs(10) {
-            eprintln!(
-                "campaign {id}: {}/{} games, {elo}",
-                view.pairs_done * 2,
-                total
-            );
+            eprintln!("{done}/{total} games; {shown}");
             last_log = Instant::now();
         }
-        if matches!(view.state.as_str(), "finished" | "stopped") {
+        if now
+            .iter()
+            .all(|v| matches!(v.state.as_str(), "finished" | "stopped"))
+        {
             bar.finish_and_clear();
-            return Ok(view);
+            return Ok(now);
         }
         let _ = tokio::time::timeout(Duration::from_secs(5), changes.changed()).await;
     }

@@ -62,29 +62,65 @@ fn elo_plot(history: &[ajaxlab_stats::Pentanomial]) -> String {
                 .map(|e| (p.games() as f64, e.elo, e.interval.half_width()))
         })
         .collect();
-    let (w, h, pad) = (480.0, 160.0, 30.0);
-    let mut svg = format!(
-        "<svg class=\"elo\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
-    );
-    if points.len() < 2 {
-        svg.push_str("<text x=\"10\" y=\"20\">Elo plot: not enough games yet</text></svg>");
-        return svg;
-    }
-    let max_games = points.iter().map(|p| p.0).fold(1.0, f64::max);
     let bound = points
         .iter()
         .map(|p| p.1.abs() + p.2)
         .fold(10.0, f64::max)
         .min(800.0);
-    let x = |g: f64| pad + (w - 2.0 * pad) * g / max_games;
-    let y = |e: f64| h / 2.0 - (h / 2.0 - pad / 2.0) * (e / bound).clamp(-1.0, 1.0);
-    let _ = write!(
-        svg,
-        "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>",
-        y(0.0),
-        w - pad,
-        y(0.0)
+    line_plot("elo", "Elo", &points, (-bound, bound), "games")
+}
+
+/// An SVG line per tuned parameter against game pairs.
+fn spsa_plots(names: &[String], history: &[(u64, Vec<f64>)]) -> String {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let points: Vec<(f64, f64, f64)> = history
+                .iter()
+                .filter_map(|(pairs, theta)| theta.get(i).map(|v| (*pairs as f64, *v, 0.0)))
+                .collect();
+            let lo = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let hi = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+            let margin = ((hi - lo) * 0.1).max(1.0);
+            line_plot("spsa", name, &points, (lo - margin, hi + margin), "pairs")
+        })
+        .collect()
+}
+
+/// An SVG line of `(x, y, half-width)` points with a shaded band, the y axis
+/// spanning `range`.
+fn line_plot(
+    class: &str,
+    label: &str,
+    points: &[(f64, f64, f64)],
+    (low, high): (f64, f64),
+    x_unit: &str,
+) -> String {
+    let (w, h, pad) = (480.0, 160.0, 30.0);
+    let mut svg = format!(
+        "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
     );
+    if points.len() < 2 || high.partial_cmp(&low) != Some(std::cmp::Ordering::Greater) {
+        let _ = write!(
+            svg,
+            "<text x=\"10\" y=\"20\">{}: not enough games yet</text></svg>",
+            escape(label)
+        );
+        return svg;
+    }
+    let max_x = points.iter().map(|p| p.0).fold(1.0, f64::max);
+    let x = |g: f64| pad + (w - 2.0 * pad) * g / max_x;
+    let y = |v: f64| h - pad / 2.0 - (h - 1.5 * pad) * ((v - low) / (high - low)).clamp(0.0, 1.0);
+    if low < 0.0 && high > 0.0 {
+        let _ = write!(
+            svg,
+            "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>",
+            y(0.0),
+            w - pad,
+            y(0.0)
+        );
+    }
     let band: Vec<String> = points
         .iter()
         .map(|p| format!("{:.1},{:.1}", x(p.0), y(p.1 + p.2)))
@@ -111,17 +147,36 @@ fn elo_plot(history: &[ajaxlab_stats::Pentanomial]) -> String {
     );
     let _ = write!(
         svg,
-        "<text x=\"2\" y=\"{}\" font-size=\"10\">+{bound:.0}</text><text x=\"2\" y=\"{}\" font-size=\"10\">-{bound:.0}</text>",
+        "<text x=\"2\" y=\"{}\" font-size=\"10\">{high:.0}</text><text x=\"2\" y=\"{}\" font-size=\"10\">{low:.0}</text>\
+         <text x=\"{}\" y=\"12\" font-size=\"11\">{}</text>",
         pad / 2.0 + 4.0,
-        h - 4.0
+        h - 4.0,
+        w / 2.0 - 40.0,
+        escape(label)
     );
     let _ = write!(
         svg,
-        "<text x=\"{}\" y=\"{}\" font-size=\"10\">{max_games:.0} games</text></svg>",
+        "<text x=\"{}\" y=\"{}\" font-size=\"10\">{max_x:.0} {x_unit}</text></svg>",
         w - pad - 50.0,
         h - 4.0
     );
     svg
+}
+
+/// What a campaign's kind adds to its line: the SPRT, White's score, θ.
+fn kind_text(view: &CampaignView) -> String {
+    let mut out = String::new();
+    if let Some(s) = &view.sprt {
+        let _ = write!(
+            out,
+            ", LLR <b class=\"llr\">{:.2}</b> [{:.2}, {:.2}] <b class=\"verdict\">{}</b>",
+            s.llr, s.bounds.lower, s.bounds.upper, s.verdict
+        );
+    }
+    if let Some(score) = view.white_score() {
+        let _ = write!(out, ", White scores {:.1}%", score * 100.0);
+    }
+    out
 }
 
 async fn page(State(c): State<Arc<Coordinator>>) -> Response {
@@ -135,9 +190,11 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
         for view in c.campaigns()? {
             let _ = write!(
                 html,
-                "<section class=\"campaign\" id=\"{id}\"><h3>{id}</h3><p>state <b>{state}</b>, priority {prio}, \
+                "<section class=\"campaign\" id=\"{id}\"><h3>{id}</h3><p>{kind}, state <b>{state}</b>, priority {prio}, \
                  <progress max=\"{total}\" value=\"{done}\"></progress> {done}/{total} pairs, \
-                 pentanomial [{penta}], Elo <b class=\"elo-value\">{elo}</b> (95%)</p>",
+                 pentanomial [{penta}], Elo <b class=\"elo-value\">{elo}</b> (95%){extra}</p>",
+                kind = view.kind,
+                extra = kind_text(&view),
                 id = escape(&view.id),
                 state = escape(&view.state),
                 prio = view.priority,
@@ -147,6 +204,15 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
                 elo = elo_text(&view),
             );
             html.push_str(&elo_plot(&c.history(&view.id)?));
+            if !view.spsa.is_empty() {
+                html.push_str("<table class=\"spsa\"><tr><th>parameter</th><th>value</th></tr>");
+                for (name, value) in &view.spsa {
+                    let _ = write!(html, "<tr><td>{}</td><td>{value:.1}</td></tr>", escape(name));
+                }
+                html.push_str("</table>");
+                let names: Vec<String> = view.spsa.iter().map(|(n, _)| n.clone()).collect();
+                html.push_str(&spsa_plots(&names, &c.spsa_history(&view.id)?));
+            }
             html.push_str("<table><tr><th>worker</th><th>pairs</th><th>pentanomial</th><th>z</th><th></th></tr>");
             for s in c.standings(&view.id)? {
                 let _ = write!(
@@ -188,6 +254,11 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
                         "pairs_total": v.pairs_total, "pairs_done": v.pairs_done,
                         "pentanomial": v.pentanomial.0,
                         "elo": e.map(|e| e.elo), "elo_ci95": e.map(|e| [e.interval.low, e.interval.high]),
+                        "kind": v.kind, "white_score": v.white_score(),
+                        "llr": v.sprt.as_ref().map(|s| s.llr),
+                        "llr_bounds": v.sprt.as_ref().map(|s| [s.bounds.lower, s.bounds.upper]),
+                        "verdict": v.sprt.as_ref().map(|s| s.verdict),
+                        "spsa": v.spsa.iter().map(|(n, x)| (n.clone(), *x)).collect::<std::collections::BTreeMap<_, _>>(),
                     })
                 })
                 .collect();

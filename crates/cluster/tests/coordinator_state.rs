@@ -276,7 +276,16 @@ fn the_coordinator_answers_the_standard_grpc_health_protocol() {
 fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_without() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
-        let (c, _dir) = setup(Duration::from_secs(60));
+        // A coordinator with this build's engine signature, so that a real worker gets work.
+        let signature = tokio::task::spawn_blocking(ajaxlab_cluster::worker::bench_signature)
+            .await
+            .unwrap();
+        let dir = temp_dir();
+        let c = std::sync::Arc::new(
+            Coordinator::open(&dir, Duration::from_secs(60), signature).unwrap(),
+        );
+        c.create_campaign(CAMPAIGN).unwrap();
+        let token = c.issue_token(Scope::Worker, "tls").unwrap();
         let cert = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
         let ca = cert.cert.pem();
         let tls = ajaxlab_cluster::server::TlsIdentity {
@@ -287,7 +296,7 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
         let port = listener.local_addr().unwrap().port();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(ajaxlab_cluster::server::serve_tls(
-            std::sync::Arc::new(c),
+            std::sync::Arc::clone(&c),
             listener,
             Some(tls),
             async {
@@ -326,6 +335,29 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
                 .is_err(),
         };
         assert!(untrusted, "a plain-text client is refused");
+        // A real worker, given the certificate, plays the whole campaign over TLS.
+        let shutdown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let worker = tokio::spawn(ajaxlab_cluster::worker::run_worker(
+            ajaxlab_cluster::worker::WorkerConfig {
+                url: url.clone(),
+                token,
+                threads: 2,
+                name: "tls-worker".into(),
+                tls_ca: Some(ca.clone().into_bytes()),
+            },
+            std::sync::Arc::clone(&shutdown),
+        ));
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        while c.campaign("state-test").unwrap().state != "finished" {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the TLS worker finished nothing"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(c.campaign("state-test").unwrap().pairs_done, 4);
+        shutdown.store(true, std::sync::atomic::Ordering::Relaxed);
+        let _ = worker.await;
         stop.send(()).unwrap();
         server.await.unwrap().unwrap();
     });
@@ -377,18 +409,141 @@ fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
 #[test]
 fn the_load_generator_drives_a_coordinator_without_errors() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let report = runtime
-        .block_on(ajaxlab_cluster::loadgen::run_load(
-            &temp_dir(),
-            8,
-            Duration::from_secs(2),
-            2,
+    for (spsa, rate) in [(false, None), (true, None), (false, Some(50.0))] {
+        let report = runtime
+            .block_on(ajaxlab_cluster::loadgen::run_load(
+                &temp_dir(),
+                &ajaxlab_cluster::loadgen::LoadPlan {
+                    workers: 8,
+                    duration: Duration::from_secs(2),
+                    channels: 2,
+                    worker_games_per_second: rate,
+                    ramp_up: Duration::from_millis(200),
+                    spsa,
+                },
+            ))
+            .unwrap();
+        assert_eq!(report.errors, 0, "{report:?}");
+        assert!(
+            report.games_per_second > 0.0 && report.requests > 16,
+            "{report:?}"
+        );
+        assert!(report.p99 >= report.p50, "{report:?}");
+    }
+}
+
+#[test]
+fn a_token_issued_while_the_coordinator_runs_is_accepted() {
+    let (c, dir) = setup(Duration::from_secs(60));
+    // `ajaxlab token` run beside the coordinator opens the same state.
+    let token = Coordinator::open(&dir, Duration::from_secs(60), 7)
+        .unwrap()
+        .issue_token(Scope::Operator, "later")
+        .unwrap();
+    assert_eq!(c.token_scope(&token), Some(Scope::Operator));
+    assert_eq!(c.token_scope("not-a-token"), None);
+}
+
+#[test]
+fn workers_are_shared_between_running_campaigns_by_priority() {
+    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    for (name, priority) in [("high", 3), ("low", 1)] {
+        c.create_campaign(&format!(
+            "games = 100000\ntc = \"nodes=300\"\n[campaign]\nname = \"{name}\"\npriority = {priority}\n"
         ))
         .unwrap();
-    assert_eq!(report.errors, 0, "{report:?}");
+    }
+    let w = c.register("w", "test", 1, 7).unwrap();
+    let mut pairs = std::collections::BTreeMap::<String, u64>::new();
+    for _ in 0..400 {
+        let unit = c.request_work(&w).unwrap().unwrap();
+        *pairs.entry(unit.campaign_id).or_default() += u64::from(unit.pair_count);
+    }
+    let (high, low) = (pairs["high"] as f64, pairs["low"] as f64);
     assert!(
-        report.games_per_second > 0.0 && report.requests > 16,
-        "{report:?}"
+        (high / low - 3.0).abs() < 0.1,
+        "pairs leased {pairs:?}: the priority-3 campaign gets three times the share"
     );
-    assert!(report.p99 >= report.p50, "{report:?}");
+    // A paused campaign gets nothing; the other gets everything.
+    c.set_campaign_state("high", "paused").unwrap();
+    for _ in 0..20 {
+        assert_eq!(c.request_work(&w).unwrap().unwrap().campaign_id, "low");
+    }
+}
+
+#[test]
+fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
+    let (c, dir) = setup(Duration::from_secs(60));
+    let suspect = c.register("suspect", "test", 1, 7).unwrap();
+    let honest = c.register("honest", "test", 1, 7).unwrap();
+    for w in [&suspect, &honest] {
+        let unit = c.request_work(w).unwrap().unwrap();
+        c.submit(w, &unit.unit_id, &unit.lease_token, &play(&unit))
+            .unwrap();
+    }
+    // One more unit in the suspect's hands when it is excluded.
+    let held = c.request_work(&suspect).unwrap().unwrap();
+    assert_eq!(c.campaign("state-test").unwrap().pairs_done, 2);
+    let view = c.exclude_worker("state-test", &suspect).unwrap();
+    assert_eq!(view.pairs_done, 1, "the suspect's pair is counted out");
+    assert!(c.is_excluded("state-test", &suspect).unwrap());
+    assert!(
+        c.request_work(&suspect).unwrap().is_none(),
+        "no more units for it"
+    );
+    assert_eq!(
+        c.submit(&suspect, &held.unit_id, &held.lease_token, &play(&held))
+            .unwrap(),
+        Submitted::Stale,
+        "what it still holds is taken back"
+    );
+    let excluded = dir.join("campaigns/state-test/excluded");
+    assert_eq!(std::fs::read_dir(&excluded).unwrap().count(), 1);
+    while let Some(unit) = c.request_work(&honest).unwrap() {
+        c.submit(&honest, &unit.unit_id, &unit.lease_token, &play(&unit))
+            .unwrap();
+    }
+    let view = c.campaign("state-test").unwrap();
+    assert_eq!((view.state.as_str(), view.pairs_done), ("finished", 4));
+    let mut ids: Vec<u64> = std::fs::read_dir(dir.join("campaigns/state-test"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .flat_map(|p| ajaxlab_arena::parquet_io::read_games(&p).unwrap().0)
+        .map(|g| g.game_id)
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(
+        ids,
+        (0..8).collect::<Vec<_>>(),
+        "every game once, none of the suspect's"
+    );
+    assert!(matches!(
+        c.exclude_worker("nope", &suspect),
+        Err(CoordinatorError::NotFound(_))
+    ));
+}
+
+#[test]
+fn an_exclusion_cut_short_by_a_crash_is_finished_on_restart() {
+    let (c, dir) = setup(Duration::from_secs(60));
+    let w = c.register("w", "test", 1, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    c.submit(&w, &unit.unit_id, &unit.lease_token, &play(&unit))
+        .unwrap();
+    drop(c);
+    // The first step of an exclusion: the file moved, the database not yet changed.
+    let campaign = dir.join("campaigns/state-test");
+    std::fs::create_dir_all(campaign.join("excluded")).unwrap();
+    std::fs::rename(
+        campaign.join(format!("unit-{}.parquet", unit.unit_id)),
+        campaign.join(format!("excluded/unit-{}.{w}.parquet", unit.unit_id)),
+    )
+    .unwrap();
+    rusqlite::Connection::open(dir.join("coordinator.sqlite3"))
+        .unwrap()
+        .execute("insert into exclusions values ('state-test', ?1)", [&w])
+        .unwrap();
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    assert_eq!(c.campaign("state-test").unwrap().pairs_done, 0);
 }

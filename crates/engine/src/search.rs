@@ -126,6 +126,24 @@ impl Features {
         "history",
     ];
 
+    /// The names of the features switched off.
+    pub fn disabled(&self) -> Vec<&'static str> {
+        let flags = [
+            self.null_move,
+            self.lmr,
+            self.pruning,
+            self.aspiration,
+            self.check_extension,
+            self.history,
+        ];
+        Self::NAMES
+            .iter()
+            .zip(flags)
+            .filter(|(_, on)| !on)
+            .map(|(name, _)| *name)
+            .collect()
+    }
+
     /// Switches off the feature `name`; false if there is no such feature.
     pub fn disable(&mut self, name: &str) -> bool {
         let flag = match name {

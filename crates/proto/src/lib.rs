@@ -9,4 +9,4 @@ pub mod v1 {
 }
 
 /// The protocol version this build speaks; sent in every request header.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;

@@ -10,6 +10,12 @@
 //!   bias-corrected Elo estimate after stopping.
 //! * [`Spsa`] is Fishtest's SPSA tuner as a state machine that hands out
 //!   many perturbations at once and applies each result exactly once.
+//! * [`chi_square_sf`] gives chi-square p-values (regularized incomplete
+//!   gamma), [`heterogeneity()`] tests whether groups differ by more than
+//!   noise and shrinks their estimates (empirical Bayes),
+//!   [`logistic_regression`] fits results on covariates by IRLS with
+//!   standard errors, and [`ratio()`] divides two estimates with delta-method
+//!   and Fieller intervals.
 //! * Randomness is injected through [`RandomSource`]; [`SplitMix64`] makes
 //!   runs reproducible from a seed.
 //!
@@ -26,22 +32,32 @@
 //! ```
 
 mod brownian;
+mod chi_square;
 mod counts;
 mod elo;
+mod heterogeneity;
 mod llr;
+mod logistic;
 mod normal;
 mod pdf;
+mod ratio;
 mod rng;
 mod root;
 mod sprt;
 mod sprt_elo;
 mod spsa;
 
+pub use chi_square::{DistributionError, chi_square_cdf, chi_square_sf, ln_gamma};
 pub use counts::{Counts, GameScore, Pentanomial, Trinomial};
 pub use elo::{
     EloError, EloEstimate, Interval, NELO_PER_T, NeloEstimate, elo_to_score, los, score_to_elo,
 };
+pub use heterogeneity::{
+    GroupEstimate, Heterogeneity, HeterogeneityError, Shrunken, heterogeneity,
+};
 pub use llr::{EloModel, LlrError, llr};
+pub use logistic::{Dispersion, LogisticFit, RegressionError, logistic, logistic_regression};
+pub use ratio::{NormalEstimate, RatioError, RatioEstimate, Z_95, ratio};
 pub use rng::{RandomSource, SplitMix64};
 pub use sprt::{
     DEFAULT_ERROR_RATE, InvalidSprtConfig, LlrBounds, Sprt, SprtConfig, SprtError, SprtViolation,

@@ -126,6 +126,14 @@ pub enum SpsaViolation {
         /// What is wrong.
         problem: ParamProblem,
     },
+    /// A saved θ does not have one value per parameter.
+    #[error("saved state has {found} values for {expected} parameters")]
+    StateLength {
+        /// Number of parameters.
+        expected: usize,
+        /// Number of saved values.
+        found: usize,
+    },
     /// `a_ratio`, `alpha` or `gamma` is negative or not finite.
     #[error("schedule constant {name} = {value} is not a non-negative finite number")]
     Schedule {
@@ -287,6 +295,62 @@ impl Spsa {
             pending: BTreeMap::new(),
             abandoned: BTreeSet::new(),
         })
+    }
+
+    /// Resumes a tune saved as its θ ([`Spsa::theta`]), completed pairs
+    /// ([`Spsa::completed_iterations`]), next perturbation id
+    /// ([`Spsa::next_id`]) and the perturbations still in flight, so that a
+    /// process restarted mid-tune applies each of those exactly once and
+    /// reaches the same θ as one that never stopped.
+    ///
+    /// # Errors
+    ///
+    /// As [`Spsa::new`], and [`SpsaViolation::StateLength`] if `theta` or
+    /// an in-flight perturbation does not have one value per parameter.
+    pub fn restore(
+        config: SpsaConfig,
+        theta: Vec<f64>,
+        completed: u64,
+        next_id: u64,
+        in_flight: &[Perturbation],
+    ) -> Result<Self, InvalidSpsaConfig> {
+        let mut spsa = Self::new(config)?;
+        let expected = spsa.params.len();
+        let lengths = std::iter::once(theta.len()).chain(in_flight.iter().map(|p| p.flips.len()));
+        if let Some(found) = lengths.into_iter().find(|&n| n != expected) {
+            return Err(InvalidSpsaConfig {
+                violations: vec![SpsaViolation::StateLength { expected, found }],
+            });
+        }
+        spsa.theta = theta
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| spsa.clip(i, v))
+            .collect();
+        spsa.completed = completed;
+        spsa.next_id = in_flight
+            .iter()
+            .map(|p| p.id.0.saturating_add(1))
+            .fold(next_id, u64::max);
+        spsa.pending = in_flight
+            .iter()
+            .map(|p| {
+                (
+                    p.id.0,
+                    Pending {
+                        k: p.k,
+                        flips: p.flips.clone(),
+                    },
+                )
+            })
+            .collect();
+        Ok(spsa)
+    }
+
+    /// The id the next issued perturbation gets (saved by [`Spsa::restore`]'s callers).
+    #[must_use]
+    pub const fn next_id(&self) -> u64 {
+        self.next_id
     }
 
     /// The parameters as configured.
@@ -829,5 +893,52 @@ mod tests {
         assert!((theta[0] - optimum[0]).abs() < 15.0, "x = {}", theta[0]);
         assert!((theta[1] - optimum[1]).abs() < 10.0, "y = {}", theta[1]);
         assert!(elo(theta) > -5.0, "Elo loss left {}", elo(theta));
+    }
+
+    #[test]
+    fn a_restored_tune_continues_exactly() {
+        let config = SpsaConfig {
+            params: vec![
+                param("a", 10.0, 0.0, 100.0, 2.0, 0.002),
+                param("b", 50.0, 0.0, 100.0, 4.0, 0.002),
+            ],
+            iterations: iters(100),
+            a_ratio: DEFAULT_A_RATIO,
+            alpha: DEFAULT_ALPHA,
+            gamma: DEFAULT_GAMMA,
+        };
+        let mut rng = SplitMix64::new(9);
+        let mut live = Spsa::new(config.clone()).unwrap();
+        let p1 = live.issue(&mut rng);
+        let p2 = live.issue(&mut rng);
+        let p3 = live.issue(&mut rng);
+        live.apply(&p1, 3.0, 8).unwrap();
+        let mut restored = Spsa::restore(
+            config.clone(),
+            live.theta().to_vec(),
+            live.completed_iterations(),
+            live.next_id(),
+            &[p2.clone(), p3.clone()],
+        )
+        .unwrap();
+        for spsa in [&mut live, &mut restored] {
+            spsa.apply(&p3, -2.0, 8).unwrap();
+            spsa.apply(&p2, 5.0, 8).unwrap();
+            assert_eq!(
+                spsa.apply(&p1, 1.0, 8),
+                Err(SpsaError::AlreadyApplied(p1.id))
+            );
+        }
+        assert_eq!(live.theta(), restored.theta());
+        assert_eq!(live.completed_iterations(), restored.completed_iterations());
+        assert_eq!(restored.issue(&mut rng).id, PerturbationId(3));
+        let short = Spsa::restore(config, vec![1.0], 0, 0, &[]).unwrap_err();
+        assert_eq!(
+            short.violations,
+            vec![SpsaViolation::StateLength {
+                expected: 2,
+                found: 1
+            }]
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! `stop` against a running coordinator).
 
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
-use ajaxlab_cluster::local::run_local_campaign;
+use ajaxlab_cluster::local::{run_local_campaign, standing};
 use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
@@ -103,6 +103,18 @@ pub(crate) struct LoadgenArgs {
     /// HTTP/2 connections the workers share.
     #[arg(long, default_value_t = 16)]
     channels: usize,
+    /// Games each simulated worker plays per second (it waits before
+    /// submitting, as a real worker does); 0 submits at once, to find the
+    /// most the coordinator takes.
+    #[arg(long, default_value_t = 0.0)]
+    worker_rate: f64,
+    /// Seconds over which the workers start.
+    #[arg(long, default_value_t = 0)]
+    ramp_up: u64,
+    /// Load an SPSA campaign (a perturbation per unit, θ moved by each
+    /// result) instead of a plain match.
+    #[arg(long)]
+    spsa: bool,
 }
 
 pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
@@ -110,9 +122,14 @@ pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&dir);
     let report = runtime()?.block_on(ajaxlab_cluster::loadgen::run_load(
         &dir,
-        args.workers,
-        Duration::from_secs(args.seconds),
-        args.channels,
+        &ajaxlab_cluster::loadgen::LoadPlan {
+            workers: args.workers,
+            duration: Duration::from_secs(args.seconds),
+            channels: args.channels,
+            worker_games_per_second: (args.worker_rate > 0.0).then_some(args.worker_rate),
+            ramp_up: Duration::from_secs(args.ramp_up),
+            spsa: args.spsa,
+        },
     ));
     let _ = std::fs::remove_dir_all(&dir);
     let r = report.map_err(anyhow::Error::msg)?;
@@ -189,6 +206,17 @@ enum CampaignAction {
     Stop {
         /// Campaign id.
         id: String,
+        #[command(flatten)]
+        remote: Remote,
+    },
+    /// Count a worker's games out of a campaign (e.g. one the status page
+    /// flags as implausible): its units are played again by other workers.
+    Exclude {
+        /// Campaign id.
+        id: String,
+        /// The worker's id, as on the status page.
+        #[arg(long)]
+        worker: String,
         #[command(flatten)]
         remote: Remote,
     },
@@ -388,9 +416,23 @@ fn header() -> Option<v1::Header> {
 
 fn print_campaign(c: &v1::Campaign) {
     let p = &c.pentanomial;
+    let mut extra = String::new();
+    if c.kind == "sprt" {
+        extra.push_str(&format!(
+            "  LLR {:.2} [{:.2}, {:.2}] {}",
+            c.llr, c.llr_lower, c.llr_upper, c.verdict
+        ));
+    }
+    if c.kind == "first-move" {
+        extra.push_str(&format!("  White {:.1}%", c.white_score * 100.0));
+    }
+    for (name, value) in c.spsa_names.iter().zip(&c.spsa_values) {
+        extra.push_str(&format!("  {name} {value:.1}"));
+    }
     println!(
-        "{:<24} {:<9} {:>7}/{:<7} pairs  penta [{}]  Elo {:+.1} ± {:.1}",
+        "{:<24} {:<11} {:<9} {:>7}/{:<7} pairs  penta [{}]  Elo {:+.1} ± {:.1}{extra}",
         c.campaign_id,
+        c.kind,
         c.state,
         c.pairs_done,
         c.pairs_total,
@@ -422,23 +464,17 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
                     summary?
                 }
             };
-            let c = summary.campaign;
-            let elo = c.pentanomial.elo().map_or("Elo n/a".to_owned(), |e| {
-                format!(
-                    "Elo {:+.1} ± {:.1} (95%), LOS {:.1}%",
-                    e.elo,
-                    e.interval.half_width(),
-                    e.los * 100.0
-                )
-            });
-            println!(
-                "campaign {}: {} ({} of {} pairs)",
-                c.id, c.state, c.pairs_done, c.pairs_total
-            );
-            println!(
-                "pentanomial [{}]  {elo}",
-                c.pentanomial.0.map(|n| n.to_string()).join(" ")
-            );
+            for c in &summary.campaigns {
+                println!(
+                    "campaign {} ({}): {} ({} of {} pairs)",
+                    c.id, c.kind, c.state, c.pairs_done, c.pairs_total
+                );
+                println!(
+                    "  pentanomial [{}]  {}",
+                    c.pentanomial.0.map(|n| n.to_string()).join(" "),
+                    standing(c)
+                );
+            }
             println!(
                 "games and state in {} ({:.1} s this run)",
                 summary.dir.display(),
@@ -450,14 +486,17 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("reading {}", file.display()))?;
             return operator(&remote, |mut client| async move {
-                let c = client
+                for c in client
                     .create_campaign(v1::CreateCampaignRequest {
                         header: header(),
                         config_toml: text,
                     })
                     .await?
-                    .into_inner();
-                print_campaign(&c);
+                    .into_inner()
+                    .campaigns
+                {
+                    print_campaign(&c);
+                }
                 Ok(())
             });
         }
@@ -478,6 +517,20 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
         CampaignAction::Pause { id, remote } => (remote, (id, "pause")),
         CampaignAction::Resume { id, remote } => (remote, (id, "resume")),
         CampaignAction::Stop { id, remote } => (remote, (id, "stop")),
+        CampaignAction::Exclude { id, worker, remote } => {
+            return operator(&remote, |mut client| async move {
+                let c = client
+                    .exclude_worker(v1::ExcludeWorkerRequest {
+                        header: header(),
+                        campaign_id: id,
+                        worker_id: worker,
+                    })
+                    .await?
+                    .into_inner();
+                print_campaign(&c);
+                Ok(())
+            });
+        }
     };
     let (id, action) = id;
     operator(&remote, |mut client| async move {

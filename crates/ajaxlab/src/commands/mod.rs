@@ -9,6 +9,7 @@ mod match_cmd;
 mod params;
 mod perft;
 mod position_args;
+mod report;
 mod stats;
 mod uci;
 
@@ -47,6 +48,8 @@ enum Command {
     Token(cluster::TokenArgs),
     /// Elo, nElo, LOS and SPRT LLR from result counts played anywhere.
     Stats(stats::StatsArgs),
+    /// Tables and plots (SVG, PNG) of every run stored below a directory.
+    Report(report::ReportArgs),
     /// Run the engine as a UCI engine on standard input/output.
     Uci,
     /// Print the engine's tunable parameters.
@@ -61,6 +64,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&args),
         Command::Uci => uci::run(),
         Command::Stats(args) => stats::run(&args),
+        Command::Report(args) => report::run(args),
         Command::Campaign(args) => cluster::campaign(args),
         Command::Coordinator(args) => cluster::coordinator(&args),
         Command::Worker(args) => cluster::worker(&args),

@@ -38,7 +38,7 @@ impl BuiltinPlayer {
 /// Engine limits for a time control.
 pub(crate) fn limits(tc: TimeControl, clocks: Option<[std::time::Duration; 2]>) -> Limits {
     match tc {
-        TimeControl::Nodes(n) => Limits {
+        TimeControl::Nodes(n) | TimeControl::JitteredNodes { nodes: n, .. } => Limits {
             nodes: Some(n),
             ..Limits::default()
         },

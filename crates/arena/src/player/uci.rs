@@ -226,7 +226,9 @@ impl UciPlayer {
 
     fn go_command(request: &MoveRequest<'_>) -> String {
         match (request.tc, request.clocks) {
-            (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
+            (TimeControl::Nodes(n) | TimeControl::JitteredNodes { nodes: n, .. }, _) => {
+                format!("go nodes {n}")
+            }
             (TimeControl::Depth(d), _) => format!("go depth {d}"),
             (TimeControl::MoveTime(t), _) => format!("go movetime {}", t.as_millis()),
             (TimeControl::Clock { base, increment }, clocks) => {
@@ -244,7 +246,9 @@ impl UciPlayer {
     fn move_timeout(&self, request: &MoveRequest<'_>) -> Duration {
         let slack = Duration::from_secs(1);
         match request.tc {
-            TimeControl::Nodes(_) | TimeControl::Depth(_) => self.config.move_timeout,
+            TimeControl::Nodes(_) | TimeControl::JitteredNodes { .. } | TimeControl::Depth(_) => {
+                self.config.move_timeout
+            }
             TimeControl::MoveTime(t) => t * 2 + slack,
             TimeControl::Clock { base, .. } => {
                 let side = request.game.position().side_to_move().index();

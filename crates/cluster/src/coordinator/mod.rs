@@ -7,17 +7,22 @@
 //! on start-up a file without its "done" mark is counted then, so a crash
 //! between the two neither loses nor double-counts a game.
 
+mod exclude;
+pub mod kinds;
 pub mod outliers;
 pub mod service;
 pub mod validate;
 
-use crate::campaign::{CampaignSpec, parse_campaign};
+use crate::campaign::parse_campaign;
 use crate::convert::{game_from_proto, work_unit};
 use ajaxlab_arena::GameRecord;
 use ajaxlab_arena::live::LiveStats;
-use ajaxlab_arena::parquet_io::{read_games, write_games};
+use ajaxlab_arena::parquet_io::{
+    SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
+};
 use ajaxlab_proto::v1;
 use ajaxlab_stats::Pentanomial;
+use kinds::{Live, UnitPerturbation, first_player_balance, white_counts};
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -91,6 +96,34 @@ pub struct CampaignView {
     pub pairs_done: u64,
     /// First player's pair results.
     pub pentanomial: Pentanomial,
+    /// match, sprt, spsa, piece-value or first-move.
+    pub kind: &'static str,
+    /// White's wins, draws and losses over every counted game.
+    pub white: [u64; 3],
+    /// SPRT campaigns: the test.
+    pub sprt: Option<SprtView>,
+    /// SPSA campaigns: each tuned parameter's current value.
+    pub spsa: Vec<(String, f64)>,
+}
+
+/// Where an SPRT stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtView {
+    /// Log-likelihood ratio.
+    pub llr: f64,
+    /// Its stopping bounds (with the overshoot correction).
+    pub bounds: ajaxlab_stats::LlrBounds,
+    /// "H0 accepted", "H1 accepted", or empty while running.
+    pub verdict: &'static str,
+}
+
+impl CampaignView {
+    /// White's score over every counted game, if any.
+    pub fn white_score(&self) -> Option<f64> {
+        let [w, d, l] = self.white;
+        let n = w + d + l;
+        (n > 0).then(|| (w as f64 + d as f64 / 2.0) / n as f64)
+    }
 }
 
 impl CampaignView {
@@ -110,8 +143,29 @@ impl CampaignView {
             pentanomial: self.pentanomial.0.to_vec(),
             elo,
             elo_error,
+            kind: self.kind.into(),
+            llr: self.sprt.as_ref().map_or(0.0, |s| s.llr),
+            llr_lower: self.sprt.as_ref().map_or(0.0, |s| s.bounds.lower),
+            llr_upper: self.sprt.as_ref().map_or(0.0, |s| s.bounds.upper),
+            verdict: self.sprt.as_ref().map_or("", |s| s.verdict).into(),
+            spsa_names: self.spsa.iter().map(|(n, _)| n.clone()).collect(),
+            spsa_values: self.spsa.iter().map(|(_, v)| *v).collect(),
+            white_score: self.white_score().unwrap_or(0.0),
         }
     }
+}
+
+/// A unit as a submission or renewal finds it.
+struct HeldUnit {
+    campaign: String,
+    /// Whether the presented lease is the unit's current one.
+    held: bool,
+    first_pair: u64,
+    pair_count: u64,
+    /// Already counted.
+    done: bool,
+    /// Its SPSA perturbation, as stored.
+    spsa: String,
 }
 
 /// Outcome of a submission.
@@ -152,10 +206,16 @@ pub struct Coordinator {
     dir: PathBuf,
     lease: Duration,
     signature: u64,
-    campaigns: Mutex<HashMap<String, CampaignSpec>>,
+    campaigns: Mutex<HashMap<String, Live>>,
     tokens: Mutex<HashMap<String, Scope>>,
     changes: tokio::sync::watch::Sender<u64>,
+    /// When each SPSA campaign's trajectory file was last written; held
+    /// while writing, so that one file is written at a time.
+    trajectories: Mutex<HashMap<String, std::time::Instant>>,
 }
+
+/// The longest an SPSA trajectory file lags behind the database while a tune runs.
+const TRAJECTORY_EVERY: Duration = Duration::from_secs(2);
 
 /// Unix time in milliseconds.
 pub fn now_ms() -> i64 {
@@ -185,6 +245,20 @@ fn hash_token(token: &str) -> String {
         .collect()
 }
 
+/// Sets each campaign's running totals (all campaigns when ?1 is null) from
+/// its counted units.
+const RECOUNT: &str = "
+update campaigns set
+    ll = (select coalesce(sum(ll), 0) from results r where r.campaign_id = campaigns.id),
+    ld = (select coalesce(sum(ld), 0) from results r where r.campaign_id = campaigns.id),
+    dd = (select coalesce(sum(dd), 0) from results r where r.campaign_id = campaigns.id),
+    wd = (select coalesce(sum(wd), 0) from results r where r.campaign_id = campaigns.id),
+    ww = (select coalesce(sum(ww), 0) from results r where r.campaign_id = campaigns.id),
+    white_wins = (select coalesce(sum(white_wins), 0) from results r where r.campaign_id = campaigns.id),
+    white_draws = (select coalesce(sum(white_draws), 0) from results r where r.campaign_id = campaigns.id),
+    white_losses = (select coalesce(sum(white_losses), 0) from results r where r.campaign_id = campaigns.id)
+where ?1 is null or id = ?1";
+
 const SCHEMA: &str = "
 create table if not exists campaigns(
     id text primary key, config_toml text not null, state text not null, priority integer not null,
@@ -192,10 +266,21 @@ create table if not exists campaigns(
 create table if not exists units(
     id text primary key, campaign_id text not null, first_pair integer not null, pair_count integer not null,
     state text not null, lease_token text not null, worker_id text not null, deadline_ms integer not null,
-    leased_ms integer not null, rejections integer not null default 0);
+    leased_ms integer not null, rejections integer not null default 0, spsa text not null default '');
 create table if not exists results(
     unit_id text primary key, campaign_id text not null, worker_id text not null,
-    ll integer, ld integer, dd integer, wd integer, ww integer, done_ms integer not null default 0);
+    ll integer, ld integer, dd integer, wd integer, ww integer, done_ms integer not null default 0,
+    white_wins integer not null default 0, white_draws integer not null default 0,
+    white_losses integer not null default 0);
+create table if not exists exclusions(
+    campaign_id text not null, worker_id text not null, primary key (campaign_id, worker_id));
+create index if not exists units_by_campaign on units(campaign_id, state);
+create index if not exists units_by_deadline on units(state, deadline_ms);
+create index if not exists results_by_campaign on results(campaign_id, worker_id);
+create table if not exists spsa_history(
+    campaign_id text not null, seq integer not null, unit_id text not null,
+    completed integer not null, next_id integer not null, theta text not null,
+    primary key (campaign_id, seq));
 create table if not exists workers(
     id text primary key, name text not null, version text not null, cores integer not null,
     signature integer not null, registered_ms integer not null, pairs_per_minute real not null default 0);
@@ -216,8 +301,36 @@ impl Coordinator {
         std::fs::create_dir_all(dir)
             .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", dir.display())))?;
         let db = Connection::open(dir.join("coordinator.sqlite3"))?;
-        db.execute_batch("pragma journal_mode = wal; pragma synchronous = full;")?;
+        // WAL with synchronous = normal: a commit survives the coordinator's
+        // crash (not the machine's). What must survive the machine is the
+        // games, and their files are synced before the unit is counted; a
+        // count lost with the machine is redone from the file on start-up.
+        db.execute_batch("pragma journal_mode = wal; pragma synchronous = normal;")?;
         db.execute_batch(SCHEMA)?;
+        // Columns added since the first schema, for state dirs made before them.
+        for (table, column, decl) in [
+            ("units", "spsa", "text not null default ''"),
+            ("results", "white_wins", "integer not null default 0"),
+            ("results", "white_draws", "integer not null default 0"),
+            ("results", "white_losses", "integer not null default 0"),
+            ("campaigns", "ll", "integer not null default 0"),
+            ("campaigns", "ld", "integer not null default 0"),
+            ("campaigns", "dd", "integer not null default 0"),
+            ("campaigns", "wd", "integer not null default 0"),
+            ("campaigns", "ww", "integer not null default 0"),
+            ("campaigns", "white_wins", "integer not null default 0"),
+            ("campaigns", "white_draws", "integer not null default 0"),
+            ("campaigns", "white_losses", "integer not null default 0"),
+        ] {
+            let present: bool = db.query_row(
+                &format!("select count(*) from pragma_table_info('{table}') where name = ?1"),
+                [column],
+                |r| r.get::<_, i64>(0).map(|n| n > 0),
+            )?;
+            if !present {
+                db.execute_batch(&format!("alter table {table} add column {column} {decl}"))?;
+            }
+        }
         let (changes, _) = tokio::sync::watch::channel(0);
         let c = Coordinator {
             counters: Counters::default(),
@@ -228,9 +341,22 @@ impl Coordinator {
             campaigns: Mutex::new(HashMap::new()),
             tokens: Mutex::new(HashMap::new()),
             changes,
+            trajectories: Mutex::new(HashMap::new()),
         };
+        c.db().execute(RECOUNT, [Option::<String>::None])?;
         c.load()?;
         c.reconcile()?;
+        c.finish_interrupted_exclusions()?;
+        let ids: Vec<String> = c
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect();
+        for id in ids {
+            c.write_spsa_trajectory(&id, true)?;
+        }
         Ok(c)
     }
 
@@ -247,11 +373,13 @@ impl Coordinator {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut stmt = db.prepare("select id, config_toml from campaigns")?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            let (id, text) = row?;
-            let spec = parse_campaign(&text)
-                .map_err(|e| CoordinatorError::Internal(format!("campaign {id}: {e}")))?;
-            campaigns.insert(id, spec);
+        let rows: Vec<(String, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        drop(stmt);
+        for (id, text) in rows {
+            let live = restore_campaign(&db, &id, &text)?;
+            campaigns.insert(id, live);
         }
         let mut tokens = self
             .tokens
@@ -316,13 +444,34 @@ impl Coordinator {
         Ok(token)
     }
 
-    /// The scope of a presented token, if it is known.
+    /// The scope of a presented token, if it is known. Tokens issued by
+    /// `ajaxlab token` while this coordinator runs are found in the database
+    /// and remembered.
     pub fn token_scope(&self, token: &str) -> Option<Scope> {
+        let hash = hash_token(token);
+        let cached = self
+            .tokens
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&hash)
+            .copied();
+        if cached.is_some() {
+            return cached;
+        }
+        let stored: Option<String> = self
+            .db()
+            .query_row("select scope from tokens where hash = ?1", [&hash], |r| {
+                r.get(0)
+            })
+            .optional()
+            .ok()
+            .flatten();
+        let scope = stored.as_deref().and_then(Scope::parse)?;
         self.tokens
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&hash_token(token))
-            .copied()
+            .insert(hash, scope);
+        Some(scope)
     }
 
     /// A receiver that changes whenever a campaign makes progress.
@@ -340,42 +489,66 @@ impl Coordinator {
     ///
     /// # Errors
     /// `InvalidArgument` naming the bad key; `FailedPrecondition` if the name is taken.
-    pub fn create_campaign(&self, toml_text: &str) -> Result<CampaignView, CoordinatorError> {
-        let spec = parse_campaign(toml_text)
+    /// A piece-value file makes one campaign per part (`NAME.PART`); the
+    /// first part's view is returned.
+    ///
+    /// # Errors
+    /// `InvalidArgument` naming the bad key; `FailedPrecondition` if the name is taken.
+    pub fn create_campaign(&self, toml_text: &str) -> Result<Vec<CampaignView>, CoordinatorError> {
+        let specs = parse_campaign(toml_text)
             .map_err(|e| CoordinatorError::InvalidArgument(e.to_string()))?;
-        let id = spec.name.clone();
+        let lives: Vec<Live> = specs
+            .into_iter()
+            .map(|spec| Live::new(spec, toml_text.to_owned()))
+            .collect();
         {
-            let db = self.db();
-            let taken: Option<String> = db
-                .query_row("select id from campaigns where id = ?1", [&id], |r| {
-                    r.get(0)
-                })
-                .optional()?;
-            if taken.is_some() {
-                return Err(CoordinatorError::FailedPrecondition(format!(
-                    "campaign '{id}' exists"
-                )));
+            let mut db = self.db();
+            let tx = db.transaction()?;
+            for live in &lives {
+                let id = &live.spec.name;
+                let taken: Option<String> = tx
+                    .query_row("select id from campaigns where id = ?1", [id], |r| r.get(0))
+                    .optional()?;
+                if taken.is_some() {
+                    return Err(CoordinatorError::FailedPrecondition(format!(
+                        "campaign '{id}' exists"
+                    )));
+                }
+                tx.execute(
+                    "insert into campaigns (id, config_toml, state, priority, pairs_total, next_pair, signature, created_ms)
+                     values (?1, ?2, 'running', ?3, ?4, 0, ?5, ?6)",
+                    params![
+                        id,
+                        toml_text,
+                        live.spec.priority,
+                        live.spec.config.pairs as i64,
+                        self.signature as i64,
+                        now_ms()
+                    ],
+                )?;
+                if let Some(spsa) = &live.spsa {
+                    save_spsa(&tx, id, 0, "", spsa)?;
+                }
+                std::fs::create_dir_all(self.campaign_dir(id))
+                    .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
             }
-            db.execute(
-                "insert into campaigns values (?1, ?2, 'running', ?3, ?4, 0, ?5, ?6)",
-                params![
-                    id,
-                    toml_text,
-                    spec.priority,
-                    spec.config.pairs as i64,
-                    self.signature as i64,
-                    now_ms()
-                ],
-            )?;
+            tx.commit()?;
         }
-        std::fs::create_dir_all(self.campaign_dir(&id))
-            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
-        self.campaigns
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(id.clone(), spec);
+        let ids: Vec<String> = lives.iter().map(|l| l.spec.name.clone()).collect();
+        {
+            let mut campaigns = self
+                .campaigns
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for live in lives {
+                campaigns.insert(live.spec.name.clone(), live);
+            }
+        }
+        for id in &ids {
+            self.write_spsa_trajectory(id, true)?;
+        }
         self.changed();
-        self.campaign(&id)
+        ids.iter().map(|id| self.campaign(id)).collect()
     }
 
     /// A campaign's progress.
@@ -399,6 +572,17 @@ impl Coordinator {
             .optional()?
             .ok_or_else(|| CoordinatorError::NotFound(format!("no campaign '{id}'")))?;
         let penta = campaign_pentanomial(&db, id, None)?;
+        let white: (i64, i64, i64) = db.query_row(
+            "select white_wins, white_draws, white_losses from campaigns where id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        drop(db);
+        let campaigns = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let live = campaigns.get(id);
         Ok(CampaignView {
             id: id.to_owned(),
             state: row.0,
@@ -406,6 +590,25 @@ impl Coordinator {
             pairs_total: row.2 as u64,
             pairs_done: penta.pairs(),
             pentanomial: penta,
+            kind: live.map_or("match", |l| l.spec.kind.name()),
+            white: [white.0, white.1, white.2].map(|n| n.max(0) as u64),
+            sprt: live.and_then(|l| {
+                l.sprt.as_ref().map(|s| SprtView {
+                    llr: s.llr(),
+                    bounds: s.effective_bounds(),
+                    verdict: l.verdict(),
+                })
+            }),
+            spsa: live
+                .and_then(|l| l.spsa.as_ref())
+                .map(|s| {
+                    s.params()
+                        .iter()
+                        .map(|p| p.name.clone())
+                        .zip(s.theta().iter().copied())
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
     }
 
@@ -442,6 +645,7 @@ impl Coordinator {
             "update campaigns set state = ?2 where id = ?1",
             params![id, state],
         )?;
+        self.write_spsa_trajectory(id, true)?;
         self.changed();
         self.campaign(id)
     }
@@ -495,11 +699,12 @@ impl Coordinator {
         let mut stmt = db.prepare(
             "select c.id, c.priority, c.pairs_total, c.next_pair,
                     (select count(*) from units u where u.campaign_id = c.id and u.state = 'free'),
-                    (select coalesce(sum(pair_count), 0) from units u where u.campaign_id = c.id and u.state != 'free')
-             from campaigns c where c.state = 'running' and c.signature = ?1",
+                    c.next_pair - (select coalesce(sum(pair_count), 0) from units u where u.campaign_id = c.id and u.state = 'free')
+             from campaigns c where c.state = 'running' and c.signature = ?1
+               and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)",
         )?;
         let mut candidates: Vec<(String, u32, i64, i64, i64, i64)> = stmt
-            .query_map([signature], |r| {
+            .query_map(params![signature, worker], |r| {
                 Ok((
                     r.get(0)?,
                     r.get(1)?,
@@ -520,46 +725,69 @@ impl Coordinator {
             return Ok(None);
         };
         let token = random_hex();
-        let (unit_id, first, count) = if free > 0 {
-            let (id, first, count): (String, i64, i64) = db.query_row(
-                "select id, first_pair, pair_count from units where campaign_id = ?1 and state = 'free' order by first_pair limit 1",
+        let mut campaigns = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let live = campaigns
+            .get_mut(&campaign)
+            .ok_or_else(|| CoordinatorError::Internal(format!("campaign {campaign} not loaded")))?;
+        let (unit_id, first, count, perturbation) = if free > 0 {
+            let (id, first, count, spsa): (String, i64, i64, String) = db.query_row(
+                "select id, first_pair, pair_count, spsa from units where campaign_id = ?1 and state = 'free' order by first_pair limit 1",
                 [&campaign],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )?;
             db.execute(
                 "update units set state = 'leased', lease_token = ?2, worker_id = ?3, deadline_ms = ?4, leased_ms = ?5 where id = ?1",
                 params![id, token, worker, deadline, now],
             )?;
-            (id, first, count)
+            let perturbation =
+                UnitPerturbation::from_text(&spsa).map_err(CoordinatorError::Internal)?;
+            (id, first, count, perturbation)
         } else {
             // About three minutes of play for this worker, at least one pair
             // per core, and at most a tenth of the campaign so that progress
-            // shows and other workers get a share.
+            // shows and other workers get a share. An SPSA unit is one
+            // perturbation: at most 1/200 of the tune (but a pair per core),
+            // so that θ moves in many small steps.
             let wanted = (rate * 3.0).round().max(f64::from(cores)) as i64;
-            let count = wanted.min((total + 9) / 10).clamp(1, 500).min(total - next);
+            let cap = if live.spsa.is_some() {
+                (total / 200).max(i64::from(cores))
+            } else {
+                (total + 9) / 10
+            };
+            let count = wanted.min(cap).clamp(1, 500).min(total - next);
             let id = format!("{campaign}-{next}");
+            let perturbation = live.issue_perturbation();
             db.execute(
-                "insert into units values (?1, ?2, ?3, ?4, 'leased', ?5, ?6, ?7, ?8, 0)",
-                params![id, campaign, next, count, token, worker, deadline, now],
+                "insert into units (id, campaign_id, first_pair, pair_count, state, lease_token, worker_id, deadline_ms, leased_ms, spsa)
+                 values (?1, ?2, ?3, ?4, 'leased', ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    id,
+                    campaign,
+                    next,
+                    count,
+                    token,
+                    worker,
+                    deadline,
+                    now,
+                    perturbation.as_ref().map_or(String::new(), UnitPerturbation::to_text)
+                ],
             )?;
             db.execute(
                 "update campaigns set next_pair = ?2 where id = ?1",
                 params![campaign, next + count],
             )?;
-            (id, next, count)
+            (id, next, count, perturbation)
         };
         drop(db);
-        let campaigns = self
-            .campaigns
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let spec = campaigns
-            .get(&campaign)
-            .ok_or_else(|| CoordinatorError::Internal(format!("campaign {campaign} not loaded")))?;
+        let config = live.unit_config(perturbation.as_ref());
+        drop(campaigns);
         let count = u32::try_from(count).unwrap_or(u32::MAX);
         bump(&self.counters.leased, 1);
         Ok(Some(work_unit(
-            &spec.config,
+            &config,
             &campaign,
             &unit_id,
             &token,
@@ -574,19 +802,25 @@ impl Coordinator {
         worker: &str,
         unit: &str,
         token: &str,
-    ) -> Result<(String, String, i64, i64, String), CoordinatorError> {
+    ) -> Result<HeldUnit, CoordinatorError> {
         let db = self.db();
-        let row: Option<(String, String, String, i64, i64, String)> = db
-            .query_row("select campaign_id, lease_token, worker_id, first_pair, pair_count, state from units where id = ?1", [unit], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
-            })
-            .optional()?;
-        let (campaign, held_token, held_worker, first, count, state) =
-            row.ok_or_else(|| CoordinatorError::NotFound(format!("unknown unit '{unit}'")))?;
-        if held_token != token || held_worker != worker {
-            return Ok((campaign, "stale".into(), first, count, state));
-        }
-        Ok((campaign, "held".into(), first, count, state))
+        db.query_row(
+            "select campaign_id, lease_token = ?2 and worker_id = ?3, first_pair, pair_count, state = 'done', spsa
+             from units where id = ?1",
+            params![unit, token, worker],
+            |r| {
+                Ok(HeldUnit {
+                    campaign: r.get(0)?,
+                    held: r.get(1)?,
+                    first_pair: r.get::<_, i64>(2)? as u64,
+                    pair_count: r.get::<_, i64>(3)? as u64,
+                    done: r.get(4)?,
+                    spsa: r.get(5)?,
+                })
+            },
+        )
+        .optional()?
+        .ok_or_else(|| CoordinatorError::NotFound(format!("unknown unit '{unit}'")))
     }
 
     /// Extends a lease.
@@ -594,8 +828,8 @@ impl Coordinator {
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if the lease is no longer this worker's.
     pub fn renew(&self, worker: &str, unit: &str, token: &str) -> Result<i64, CoordinatorError> {
-        let (_, held, _, _, state) = self.held_unit(worker, unit, token)?;
-        if held != "held" || state == "done" {
+        let held = self.held_unit(worker, unit, token)?;
+        if !held.held || held.done {
             return Err(CoordinatorError::FailedPrecondition(format!(
                 "unit '{unit}' is no longer leased to this worker"
             )));
@@ -613,8 +847,8 @@ impl Coordinator {
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if it is not this worker's.
     pub fn release(&self, worker: &str, unit: &str, token: &str) -> Result<(), CoordinatorError> {
-        let (_, held, _, _, state) = self.held_unit(worker, unit, token)?;
-        if held != "held" || state == "done" {
+        let held = self.held_unit(worker, unit, token)?;
+        if !held.held || held.done {
             return Err(CoordinatorError::FailedPrecondition(format!(
                 "unit '{unit}' is not leased to this worker"
             )));
@@ -636,26 +870,30 @@ impl Coordinator {
         token: &str,
         games: &[v1::GameRecord],
     ) -> Result<Submitted, CoordinatorError> {
-        let (campaign, held, first, count, state) = self.held_unit(worker, unit, token)?;
-        if state == "done" {
+        let held = self.held_unit(worker, unit, token)?;
+        if held.done {
             bump(&self.counters.duplicate, 1);
             return Ok(Submitted::Duplicate);
         }
-        if held != "held" {
+        if !held.held {
             bump(&self.counters.stale, 1);
             return Ok(Submitted::Stale);
         }
-        let config = {
+        let campaign = held.campaign;
+        let perturbation =
+            UnitPerturbation::from_text(&held.spsa).map_err(CoordinatorError::Internal)?;
+        let (config, metadata) = {
             let campaigns = self
                 .campaigns
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            campaigns
-                .get(&campaign)
-                .map(|s| s.config.clone())
-                .ok_or_else(|| {
-                    CoordinatorError::Internal(format!("campaign {campaign} not loaded"))
-                })?
+            let live = campaigns.get(&campaign).ok_or_else(|| {
+                CoordinatorError::Internal(format!("campaign {campaign} not loaded"))
+            })?;
+            (
+                live.unit_config(perturbation.as_ref()),
+                live.spec.file_metadata(&live.toml),
+            )
         };
         let records: Vec<GameRecord> = games
             .iter()
@@ -663,7 +901,8 @@ impl Coordinator {
             .map(|(i, g)| game_from_proto(g, &config.run_id, config.variant, i))
             .collect::<Result<_, _>>()
             .map_err(|e| CoordinatorError::InvalidArgument(e.to_string()))?;
-        if let Err(e) = validate::validate_unit(&config, first as u64, count as u64, &records) {
+        if let Err(e) = validate::validate_unit(&config, held.first_pair, held.pair_count, &records)
+        {
             bump(&self.counters.rejected, 1);
             self.note_rejection(&campaign, unit)?;
             return Err(CoordinatorError::InvalidArgument(format!(
@@ -677,7 +916,7 @@ impl Coordinator {
             .map(|s| s.name)
             .collect();
         let file = self.unit_file(&campaign, unit);
-        write_games(&file, &sorted, &names)
+        write_games(&file, &sorted, &names, &metadata)
             .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
         self.count_unit(&campaign, unit, worker, &sorted)?;
         bump(&self.counters.accepted, 1);
@@ -718,24 +957,29 @@ impl Coordinator {
         worker: &str,
         games: &[GameRecord],
     ) -> Result<(), CoordinatorError> {
-        let mut live = LiveStats::default();
+        let mut stats = LiveStats::default();
         for pair in games.chunks_exact(2) {
-            live.add_pair(&pair[0], &pair[1]);
+            stats.add_pair(&pair[0], &pair[1]);
         }
-        let penta = live.pentanomial;
+        let penta = stats.pentanomial;
+        let white = white_counts(games).map(|n| n as i64);
         let mut db = self.db();
         let tx = db.transaction()?;
-        let already: Option<String> = tx
-            .query_row("select state from units where id = ?1", [unit], |r| {
-                r.get(0)
+        let unit_row: Option<(String, String)> = tx
+            .query_row("select state, spsa from units where id = ?1", [unit], |r| {
+                Ok((r.get(0)?, r.get(1)?))
             })
             .optional()?;
-        if already.as_deref() == Some("done") {
+        let Some((state, spsa_text)) = unit_row else {
+            return Err(CoordinatorError::NotFound(format!("unknown unit '{unit}'")));
+        };
+        if state == "done" {
             return Ok(());
         }
         let p = penta.0.map(|n| n as i64);
         tx.execute(
-            "insert or replace into results values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses)
+             values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             params![
                 unit,
                 campaign,
@@ -745,10 +989,19 @@ impl Coordinator {
                 p[2],
                 p[3],
                 p[4],
-                now_ms()
+                now_ms(),
+                white[0],
+                white[1],
+                white[2]
             ],
         )?;
         tx.execute("update units set state = 'done' where id = ?1", [unit])?;
+        tx.execute(
+            "update campaigns set ll = ll + ?2, ld = ld + ?3, dd = dd + ?4, wd = wd + ?5, ww = ww + ?6,
+                 white_wins = white_wins + ?7, white_draws = white_draws + ?8, white_losses = white_losses + ?9
+             where id = ?1",
+            params![campaign, p[0], p[1], p[2], p[3], p[4], white[0], white[1], white[2]],
+        )?;
         let elapsed_min: Option<f64> = tx
             .query_row(
                 "select (?2 - leased_ms) / 60000.0 from units where id = ?1",
@@ -764,19 +1017,115 @@ impl Coordinator {
             )?;
         }
         let (total, done): (i64, i64) = tx.query_row(
-            "select pairs_total, (select coalesce(sum(ll + ld + dd + wd + ww), 0) from results where campaign_id = ?1) from campaigns where id = ?1",
+            "select pairs_total, ll + ld + dd + wd + ww from campaigns where id = ?1",
             [campaign],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-        if done >= total {
+        // The kind's own state moves on a copy, saved in this transaction and
+        // kept only once it commits.
+        let mut campaigns = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut next = campaigns.get(campaign).cloned();
+        if let Some(live) = &mut next {
+            if live.sprt.is_some() {
+                live.update_sprt(campaign_pentanomial(&tx, campaign, None)?);
+            }
+            if let (Some(spsa), Some(perturbation)) = (
+                &mut live.spsa,
+                UnitPerturbation::from_text(&spsa_text).map_err(CoordinatorError::Internal)?,
+            ) {
+                spsa.apply(
+                    &perturbation.perturbation(),
+                    first_player_balance(games),
+                    games.len() as u64,
+                )
+                .map_err(|e| CoordinatorError::Internal(format!("unit {unit}: {e}")))?;
+                let seq: i64 = tx.query_row(
+                    "select coalesce(max(seq), 0) + 1 from spsa_history where campaign_id = ?1",
+                    [campaign],
+                    |r| r.get(0),
+                )?;
+                save_spsa(&tx, campaign, seq, unit, spsa)?;
+            }
+        }
+        let decided = next.as_ref().is_some_and(Live::decided);
+        if done >= total || decided {
             tx.execute(
-                "update campaigns set state = 'finished' where id = ?1",
+                "update campaigns set state = 'finished' where id = ?1 and state != 'stopped'",
                 [campaign],
             )?;
         }
         tx.commit()?;
+        if let Some(live) = next {
+            campaigns.insert(campaign.to_owned(), live);
+        }
+        drop(campaigns);
         drop(db);
+        self.write_spsa_trajectory(campaign, done >= total)?;
         self.changed();
+        Ok(())
+    }
+
+    /// Rewrites an SPSA campaign's trajectory file from the stored history
+    /// (nothing for other kinds): always if `now`, else at most every
+    /// [`TRAJECTORY_EVERY`].
+    fn write_spsa_trajectory(&self, campaign: &str, now: bool) -> Result<(), CoordinatorError> {
+        let mut written = self
+            .trajectories
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !now
+            && written
+                .get(campaign)
+                .is_some_and(|t| t.elapsed() < TRAJECTORY_EVERY)
+        {
+            return Ok(());
+        }
+        let names: Vec<String> = {
+            let campaigns = self
+                .campaigns
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match campaigns.get(campaign).and_then(|l| l.spsa.as_ref()) {
+                Some(spsa) => spsa.params().iter().map(|p| p.name.clone()).collect(),
+                None => return Ok(()),
+            }
+        };
+        let rows = {
+            let db = self.db();
+            let mut stmt = db.prepare(
+                "select seq, completed, unit_id, theta from spsa_history where campaign_id = ?1 order by seq",
+            )?;
+            let rows = stmt.query_map([campaign], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (seq, completed, unit_id, theta) = row?;
+                let theta: Vec<f64> = serde_json::from_str(&theta)
+                    .map_err(|e| CoordinatorError::Internal(format!("spsa history: {e}")))?;
+                for (param, value) in names.iter().zip(theta) {
+                    out.push(TrajectoryRow {
+                        seq: seq as u64,
+                        completed_pairs: completed as u64,
+                        unit_id: unit_id.clone(),
+                        param: param.clone(),
+                        value,
+                    });
+                }
+            }
+            out
+        };
+        write_trajectory(&self.campaign_dir(campaign).join(SPSA_FILE), &rows)
+            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        written.insert(campaign.to_owned(), std::time::Instant::now());
         Ok(())
     }
 
@@ -786,7 +1135,9 @@ impl Coordinator {
     /// Storage failure.
     pub fn history(&self, campaign: &str) -> Result<Vec<Pentanomial>, CoordinatorError> {
         let db = self.db();
-        let mut stmt = db.prepare("select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by done_ms, unit_id")?;
+        let mut stmt = db.prepare(
+            "select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by rowid",
+        )?;
         let mut total = Pentanomial::default();
         let rows = stmt.query_map([campaign], |r| {
             Ok([
@@ -802,6 +1153,28 @@ impl Coordinator {
             let add = Pentanomial(row?.map(|n| n.max(0) as u64));
             total += add;
             out.push(total);
+        }
+        Ok(out)
+    }
+
+    /// An SPSA campaign's θ after each update: (pairs applied, θ).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn spsa_history(&self, campaign: &str) -> Result<Vec<(u64, Vec<f64>)>, CoordinatorError> {
+        let db = self.db();
+        let mut stmt = db.prepare(
+            "select completed, theta from spsa_history where campaign_id = ?1 order by seq",
+        )?;
+        let rows = stmt.query_map([campaign], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (completed, theta) = row?;
+            let theta = serde_json::from_str(&theta)
+                .map_err(|e| CoordinatorError::Internal(format!("spsa history: {e}")))?;
+            out.push((completed.max(0) as u64, theta));
         }
         Ok(out)
     }
@@ -864,13 +1237,116 @@ fn campaign_pentanomial(
     campaign: &str,
     worker: Option<&str>,
 ) -> Result<Pentanomial, CoordinatorError> {
-    let row: (i64, i64, i64, i64, i64) = db.query_row(
-        "select coalesce(sum(ll),0), coalesce(sum(ld),0), coalesce(sum(dd),0), coalesce(sum(wd),0), coalesce(sum(ww),0)
-         from results where campaign_id = ?1 and (?2 is null or worker_id = ?2)",
-        params![campaign, worker],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+    let read = |r: &rusqlite::Row<'_>| -> rusqlite::Result<[i64; 5]> {
+        Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?])
+    };
+    let row = match worker {
+        None => db.query_row(
+            "select ll, ld, dd, wd, ww from campaigns where id = ?1",
+            [campaign],
+            read,
+        )?,
+        Some(worker) => db.query_row(
+            "select coalesce(sum(ll),0), coalesce(sum(ld),0), coalesce(sum(dd),0), coalesce(sum(wd),0), coalesce(sum(ww),0)
+             from results where campaign_id = ?1 and worker_id = ?2",
+            params![campaign, worker],
+            read,
+        )?,
+    };
+    Ok(Pentanomial(row.map(|n| n.max(0) as u64)))
+}
+
+/// Saves an SPSA tune's state after update `seq` (0: the start).
+fn save_spsa(
+    db: &Connection,
+    campaign: &str,
+    seq: i64,
+    unit: &str,
+    spsa: &ajaxlab_stats::Spsa,
+) -> Result<(), CoordinatorError> {
+    let theta = serde_json::to_string(spsa.theta())
+        .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+    db.execute(
+        "insert into spsa_history values (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            campaign,
+            seq,
+            unit,
+            spsa.completed_iterations() as i64,
+            spsa.next_id() as i64,
+            theta
+        ],
     )?;
-    Ok(Pentanomial(
-        [row.0, row.1, row.2, row.3, row.4].map(|n| n.max(0) as u64),
-    ))
+    Ok(())
+}
+
+/// Rebuilds a stored campaign: its SPRT from the counted units in order, its
+/// SPSA tune from the last saved state and the perturbations still in flight.
+fn restore_campaign(db: &Connection, id: &str, text: &str) -> Result<Live, CoordinatorError> {
+    let internal = |e: String| CoordinatorError::Internal(format!("campaign {id}: {e}"));
+    let spec = parse_campaign(text)
+        .map_err(|e| internal(e.to_string()))?
+        .into_iter()
+        .find(|s| s.name == id)
+        .ok_or_else(|| internal("its file no longer defines it".into()))?;
+    let mut live = Live::new(spec, text.to_owned());
+    if live.sprt.is_some() {
+        let mut stmt = db.prepare(
+            "select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by rowid",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            Ok([
+                r.get::<_, i64>(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+            ])
+        })?;
+        let mut total = Pentanomial::default();
+        for row in rows {
+            total += Pentanomial(row?.map(|n| n.max(0) as u64));
+            live.update_sprt(total);
+        }
+    }
+    if live.spsa.is_some() {
+        let saved: Option<(i64, i64, String)> = db
+            .query_row(
+                "select completed, next_id, theta from spsa_history where campaign_id = ?1 order by seq desc limit 1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        if let Some((completed, next_id, theta)) = saved {
+            let theta: Vec<f64> =
+                serde_json::from_str(&theta).map_err(|e| internal(e.to_string()))?;
+            let mut stmt = db.prepare(
+                "select spsa from units where campaign_id = ?1 and state != 'done' and spsa != ''",
+            )?;
+            let in_flight = stmt
+                .query_map([id], |r| r.get::<_, String>(0))?
+                .map(|text| {
+                    let text = text?;
+                    UnitPerturbation::from_text(&text)
+                        .map_err(internal)?
+                        .map(|p| p.perturbation())
+                        .ok_or_else(|| internal("empty perturbation".into()))
+                })
+                .collect::<Result<Vec<_>, CoordinatorError>>()?;
+            let config = match &live.spec.kind {
+                crate::campaign::CampaignKind::Spsa(c) => c.clone(),
+                _ => return Err(internal("not an SPSA campaign".into())),
+            };
+            let restored = ajaxlab_stats::Spsa::restore(
+                config,
+                theta,
+                completed as u64,
+                next_id as u64,
+                &in_flight,
+            )
+            .map_err(|e| internal(e.to_string()))?;
+            live.spsa = Some(restored);
+        }
+    }
+    Ok(live)
 }

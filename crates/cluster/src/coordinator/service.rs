@@ -1,7 +1,7 @@
 //! The gRPC services: thin adapters over [`Coordinator`], plus bearer-token
 //! authentication with separate worker and operator scopes.
 
-use super::{Coordinator, CoordinatorError, Scope, Submitted};
+use super::{CampaignView, Coordinator, CoordinatorError, Scope, Submitted};
 use ajaxlab_proto::PROTOCOL_VERSION;
 use ajaxlab_proto::v1::{self, operator_server, worker_server};
 use std::pin::Pin;
@@ -158,12 +158,14 @@ impl operator_server::Operator for OperatorService {
     async fn create_campaign(
         &self,
         request: Request<v1::CreateCampaignRequest>,
-    ) -> Result<Response<v1::Campaign>, Status> {
+    ) -> Result<Response<v1::ListCampaignsResponse>, Status> {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
-        let view = blocking(move || c.create_campaign(&r.config_toml)).await?;
-        Ok(Response::new(view.to_proto()))
+        let views = blocking(move || c.create_campaign(&r.config_toml)).await?;
+        Ok(Response::new(v1::ListCampaignsResponse {
+            campaigns: views.iter().map(CampaignView::to_proto).collect(),
+        }))
     }
 
     async fn list_campaigns(
@@ -211,6 +213,20 @@ impl operator_server::Operator for OperatorService {
         request: Request<v1::CampaignRequest>,
     ) -> Result<Response<v1::Campaign>, Status> {
         self.set_state(request, "stopped").await
+    }
+
+    async fn exclude_worker(
+        &self,
+        request: Request<v1::ExcludeWorkerRequest>,
+    ) -> Result<Response<v1::Campaign>, Status> {
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let c = Arc::clone(&self.0);
+        Ok(Response::new(
+            blocking(move || c.exclude_worker(&r.campaign_id, &r.worker_id))
+                .await?
+                .to_proto(),
+        ))
     }
 
     type WatchCampaignStream = CampaignStream;

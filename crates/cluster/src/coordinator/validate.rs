@@ -90,7 +90,7 @@ fn validate_game(
         return Err(reject(id, "players differ from the ones issued"));
     }
     let seed = pair_seed(config.seed, pair);
-    let opening = config.openings.pick(seed);
+    let opening = config.openings.pick(seed, id % 2);
     let issued_moves = opening.move_texts();
     if g.seed != seed || g.start_fen != opening.start.fen() || g.opening_moves != issued_moves {
         return Err(reject(id, "opening differs from the one issued"));

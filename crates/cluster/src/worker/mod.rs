@@ -149,8 +149,8 @@ async fn connect(
         if shutdown.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let endpoint = Channel::from_shared(config.url.clone())
-            .map_err(|e| WorkerError::Refused(format!("{}: {e}", config.url)))?;
+        let endpoint =
+            self::endpoint(&config.url, config.tls_ca.as_deref()).map_err(WorkerError::Refused)?;
         match endpoint.connect().await {
             Ok(channel) => {
                 backoff.reset();

@@ -1,0 +1,170 @@
+//! Excluding a worker from a campaign: its games are counted out and played
+//! again by others, and it gets no more of the campaign's units.
+//!
+//! Crash safety: each unit's file is first renamed into `excluded/` (an
+//! atomic rename), then one transaction takes the unit's counts out and puts
+//! it back in the pool. A coordinator killed between the two finds, on
+//! start-up, a counted unit whose file is only under `excluded/`, and
+//! finishes the exclusion.
+
+use super::{Coordinator, CoordinatorError, RECOUNT, restore_campaign};
+use crate::campaign::CampaignKind;
+use rusqlite::{OptionalExtension, params};
+use std::path::PathBuf;
+
+impl Coordinator {
+    fn excluded_file(&self, campaign: &str, unit: &str, worker: &str) -> PathBuf {
+        self.campaign_dir(campaign)
+            .join("excluded")
+            .join(format!("unit-{unit}.{worker}.parquet"))
+    }
+
+    /// Takes `worker`'s games out of `campaign`: its units' files move to
+    /// `excluded/` (kept for inspection), their counts are removed, the
+    /// units go back to the pool for other workers, and `worker` gets no
+    /// more units of this campaign.
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown campaign; `FailedPrecondition` for an SPSA
+    /// campaign, whose updates cannot be taken back.
+    pub fn exclude_worker(
+        &self,
+        campaign: &str,
+        worker: &str,
+    ) -> Result<super::CampaignView, CoordinatorError> {
+        let kind = {
+            let campaigns = self
+                .campaigns
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            campaigns
+                .get(campaign)
+                .map(|l| l.spec.kind.clone())
+                .ok_or_else(|| CoordinatorError::NotFound(format!("no campaign '{campaign}'")))?
+        };
+        if matches!(kind, CampaignKind::Spsa(_)) {
+            return Err(CoordinatorError::FailedPrecondition(format!(
+                "campaign '{campaign}' is an SPSA tune: its updates cannot be taken back; stop it and start a new one"
+            )));
+        }
+        let units: Vec<String> = {
+            let db = self.db();
+            db.execute(
+                "insert or ignore into exclusions values (?1, ?2)",
+                params![campaign, worker],
+            )?;
+            // Units it holds now go back too: what it submits for them is stale.
+            db.execute(
+                "update units set state = 'free', worker_id = '', lease_token = '' where campaign_id = ?1 and worker_id = ?2 and state = 'leased'",
+                params![campaign, worker],
+            )?;
+            let mut stmt = db.prepare(
+                "select unit_id from results where campaign_id = ?1 and worker_id = ?2 order by rowid",
+            )?;
+            let rows = stmt.query_map(params![campaign, worker], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        std::fs::create_dir_all(self.campaign_dir(campaign).join("excluded"))
+            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        for unit in &units {
+            let file = self.unit_file(campaign, unit);
+            if file.exists() {
+                std::fs::rename(&file, self.excluded_file(campaign, unit, worker))
+                    .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", file.display())))?;
+            }
+        }
+        self.count_out(campaign, &units)?;
+        eprintln!(
+            "coordinator: worker {worker} excluded from {campaign}; {} units to play again",
+            units.len()
+        );
+        self.campaign(campaign)
+    }
+
+    /// Removes the counts of `units` (whose files are already moved away),
+    /// returns them to the pool, and rebuilds the campaign's running test.
+    fn count_out(&self, campaign: &str, units: &[String]) -> Result<(), CoordinatorError> {
+        let mut db = self.db();
+        let tx = db.transaction()?;
+        for unit in units {
+            tx.execute("delete from results where unit_id = ?1", [unit])?;
+            tx.execute(
+                "update units set state = 'free', worker_id = '', lease_token = '', deadline_ms = 0 where id = ?1",
+                [unit],
+            )?;
+        }
+        let text: String = tx.query_row(
+            "select config_toml from campaigns where id = ?1",
+            [campaign],
+            |r| r.get(0),
+        )?;
+        tx.execute(RECOUNT, [campaign])?;
+        let live = restore_campaign(&tx, campaign, &text)?;
+        let incomplete: bool = tx.query_row(
+            "select pairs_total > ll + ld + dd + wd + ww from campaigns where id = ?1",
+            [campaign],
+            |r| r.get(0),
+        )?;
+        if incomplete && !live.decided() {
+            tx.execute(
+                "update campaigns set state = 'running' where id = ?1 and state = 'finished'",
+                [campaign],
+            )?;
+        }
+        tx.commit()?;
+        self.campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(campaign.to_owned(), live);
+        drop(db);
+        self.changed();
+        Ok(())
+    }
+
+    /// Finishes exclusions a crash interrupted: counted units whose file is
+    /// only under `excluded/`.
+    pub(super) fn finish_interrupted_exclusions(&self) -> Result<(), CoordinatorError> {
+        let exclusions: Vec<(String, String)> = {
+            let db = self.db();
+            let mut stmt = db.prepare("select campaign_id, worker_id from exclusions")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        for (campaign, worker) in exclusions {
+            let units: Vec<String> = {
+                let db = self.db();
+                let mut stmt = db.prepare(
+                    "select unit_id from results where campaign_id = ?1 and worker_id = ?2",
+                )?;
+                let rows = stmt.query_map(params![campaign, worker], |r| r.get::<_, String>(0))?;
+                rows.collect::<Result<Vec<_>, _>>()?
+                    .into_iter()
+                    .filter(|u| {
+                        !self.unit_file(&campaign, u).exists()
+                            && self.excluded_file(&campaign, u, &worker).exists()
+                    })
+                    .collect()
+            };
+            if !units.is_empty() {
+                self.count_out(&campaign, &units)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `worker` is excluded from `campaign`.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn is_excluded(&self, campaign: &str, worker: &str) -> Result<bool, CoordinatorError> {
+        let found: Option<i64> = self
+            .db()
+            .query_row(
+                "select 1 from exclusions where campaign_id = ?1 and worker_id = ?2",
+                params![campaign, worker],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(found.is_some())
+    }
+}

@@ -1,0 +1,200 @@
+//! What each campaign kind adds to the plain match bookkeeping: the SPRT's
+//! running test, and the SPSA tune with the perturbation each unit carries.
+//! The coordinator keeps one [`Live`] per campaign in memory and saves what
+//! it needs to rebuild it in the same transaction that counts a unit.
+
+use crate::campaign::{CampaignKind, CampaignSpec};
+use ajaxlab_arena::GameRecord;
+use ajaxlab_arena::MatchConfig;
+use ajaxlab_arena::config::PlayerKind;
+use ajaxlab_stats::{
+    Flip, Pentanomial, Perturbation, PerturbationId, SplitMix64, Sprt, Spsa, Status,
+    stochastic_round,
+};
+use serde::{Deserialize, Serialize};
+
+/// A campaign as the coordinator runs it.
+#[derive(Clone, Debug)]
+pub struct Live {
+    /// The validated file.
+    pub spec: CampaignSpec,
+    /// The file's text (stored in every game file's metadata).
+    pub toml: String,
+    /// SPRT campaigns: the test, fed the running pentanomial after each unit.
+    pub sprt: Option<Sprt>,
+    /// SPSA campaigns: the tune.
+    pub spsa: Option<Spsa>,
+}
+
+impl Live {
+    /// A campaign before any unit is counted.
+    pub fn new(spec: CampaignSpec, toml: String) -> Live {
+        let sprt = match &spec.kind {
+            CampaignKind::Sprt(config) => Sprt::new(*config).ok(),
+            _ => None,
+        };
+        let spsa = match &spec.kind {
+            CampaignKind::Spsa(config) => Spsa::new(config.clone()).ok(),
+            _ => None,
+        };
+        Live {
+            spec,
+            toml,
+            sprt,
+            spsa,
+        }
+    }
+
+    /// Whether the SPRT has decided (a campaign that stops early).
+    pub fn decided(&self) -> bool {
+        self.sprt
+            .as_ref()
+            .is_some_and(|s| s.status() != Status::Continue)
+    }
+
+    /// The verdict for people: empty while the test runs.
+    pub fn verdict(&self) -> &'static str {
+        match self.sprt.as_ref().map(Sprt::status) {
+            Some(Status::AcceptH1) => "H1 accepted",
+            Some(Status::AcceptH0) => "H0 accepted",
+            _ => "",
+        }
+    }
+
+    /// Feeds the SPRT the campaign's running pentanomial.
+    pub fn update_sprt(&mut self, total: Pentanomial) {
+        if let Some(sprt) = &mut self.sprt
+            && total.pairs() > 0
+        {
+            // A failed update (no MLE for degenerate counts) leaves the test running.
+            let _ = sprt.update(total);
+        }
+    }
+
+    /// Issues the perturbation of a new unit, rounded to the engine's
+    /// integers; `None` for campaigns that tune nothing.
+    pub fn issue_perturbation(&mut self) -> Option<UnitPerturbation> {
+        let seed = self.spec.config.seed;
+        let spsa = self.spsa.as_mut()?;
+        let mut rng = SplitMix64::new(seed ^ spsa.next_id().wrapping_mul(0xA076_1D64_78BD_642F));
+        let p = spsa.issue(&mut rng);
+        let round = |values: &[f64], rng: &mut SplitMix64| {
+            values
+                .iter()
+                .map(|v| i32::try_from(stochastic_round(*v, rng)).unwrap_or(0))
+                .collect()
+        };
+        let plus = round(&p.plus, &mut rng);
+        let minus = round(&p.minus, &mut rng);
+        Some(UnitPerturbation {
+            id: p.id.0,
+            k: p.k,
+            flips: p.flips.iter().map(|f| f.sign() as i8).collect(),
+            plus,
+            minus,
+            plus_exact: p.plus,
+            minus_exact: p.minus,
+        })
+    }
+
+    /// The match a unit plays: the campaign's, with the tuned parameters of
+    /// an SPSA unit set to its `θ+` (first player) and `θ−` (second).
+    pub fn unit_config(&self, perturbation: Option<&UnitPerturbation>) -> MatchConfig {
+        let mut config = self.spec.config.clone();
+        let (Some(p), Some(spsa)) = (perturbation, &self.spsa) else {
+            return config;
+        };
+        for (player, values) in config.players.iter_mut().zip([&p.plus, &p.minus]) {
+            if let PlayerKind::Builtin(params, _) = &mut player.kind {
+                for (spec, value) in spsa.params().iter().zip(values) {
+                    // Names and ranges were checked against the engine's table.
+                    let _ = params.set(&spec.name, i64::from(*value));
+                }
+            }
+        }
+        config
+    }
+}
+
+/// The SPSA perturbation a unit plays, as stored with the unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnitPerturbation {
+    /// The tune's perturbation id.
+    pub id: u64,
+    /// Its iteration `k`.
+    pub k: u64,
+    /// Its flips, ±1 per parameter.
+    pub flips: Vec<i8>,
+    /// The first player's values (rounded).
+    pub plus: Vec<i32>,
+    /// The second player's values (rounded).
+    pub minus: Vec<i32>,
+    /// `θ + c_k·flip` before rounding.
+    pub plus_exact: Vec<f64>,
+    /// `θ − c_k·flip` before rounding.
+    pub minus_exact: Vec<f64>,
+}
+
+impl UnitPerturbation {
+    /// The stored text.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads the stored text; empty text is no perturbation.
+    ///
+    /// # Errors
+    /// A message if the text is not a stored perturbation.
+    pub fn from_text(text: &str) -> Result<Option<UnitPerturbation>, String> {
+        if text.is_empty() {
+            return Ok(None);
+        }
+        serde_json::from_str(text)
+            .map(Some)
+            .map_err(|e| format!("stored perturbation: {e}"))
+    }
+
+    /// The tune's view of it.
+    pub fn perturbation(&self) -> Perturbation {
+        Perturbation {
+            id: PerturbationId(self.id),
+            k: self.k,
+            flips: self
+                .flips
+                .iter()
+                .map(|&f| if f > 0 { Flip::Plus } else { Flip::Minus })
+                .collect(),
+            plus: self.plus_exact.clone(),
+            minus: self.minus_exact.clone(),
+        }
+    }
+}
+
+/// Wins minus losses of the first player over `games`.
+pub fn first_player_balance(games: &[GameRecord]) -> f64 {
+    games
+        .iter()
+        .map(|g| {
+            let first_is_white = g.game_id % 2 == 0;
+            match (g.result.as_str(), first_is_white) {
+                ("1-0", true) | ("0-1", false) => 1.0,
+                ("0-1", true) | ("1-0", false) => -1.0,
+                _ => 0.0,
+            }
+        })
+        .sum()
+}
+
+/// White's wins, draws and losses over `games`.
+pub fn white_counts(games: &[GameRecord]) -> [u64; 3] {
+    let mut counts = [0; 3];
+    for g in games {
+        let i = match g.result.as_str() {
+            "1-0" => 0,
+            "0-1" => 2,
+            _ => 1,
+        };
+        counts[i] += 1;
+    }
+    counts
+}

@@ -1,0 +1,300 @@
+//! The campaign kinds on a real coordinator, in-process, with games really
+//! played: SPRT stops, SPSA units with their perturbations (and a restart in
+//! the middle of a tune), piece-value parts with their imbalances, and
+//! first-move surveys.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
+use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_cluster::convert::{game_to_proto, match_config};
+use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Submitted};
+use ajaxlab_proto::v1;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+fn temp_dir() -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "ajaxlab-kinds-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Plays a unit honestly, as a worker would.
+fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
+    let config = match_config(unit).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut players = [
+        make_player(&config.players[0], 8, &stop).unwrap(),
+        make_player(&config.players[1], 8, &stop).unwrap(),
+    ];
+    (unit.first_pair..unit.first_pair + u64::from(unit.pair_count))
+        .flat_map(|p| play_pair(&config, p, &mut players))
+        .map(|g| game_to_proto(&g))
+        .collect()
+}
+
+/// Leases, plays and submits units until the coordinator has none.
+fn play_out(c: &Coordinator, worker: &str) -> usize {
+    let mut units = 0;
+    while let Some(unit) = c.request_work(worker).unwrap() {
+        let games = play(&unit);
+        assert_eq!(
+            c.submit(worker, &unit.unit_id, &unit.lease_token, &games)
+                .unwrap(),
+            Submitted::Accepted
+        );
+        units += 1;
+    }
+    units
+}
+
+#[test]
+fn an_sprt_stops_as_soon_as_the_llr_crosses_a_bound() {
+    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(
+        r#"
+variant = "ajax-falcon"
+games = 200
+tc = "nodes=400"
+random_plies = 4
+[campaign]
+name = "sprt"
+kind = "sprt"
+[sprt]
+elo0 = 0
+elo1 = 50
+[[players]]
+engine = "builtin"
+name = "strong"
+tc = "depth=2"
+[[players]]
+engine = "builtin"
+name = "weak"
+tc = "depth=1"
+[adjudication]
+max_plies = 80
+"#,
+    )
+    .unwrap();
+    let w = c.register("w", "test", 2, 7).unwrap();
+    play_out(&c, &w);
+    let view = c.campaign("sprt").unwrap();
+    let sprt = view.sprt.clone().unwrap();
+    assert_eq!(view.state, "finished");
+    assert_eq!(sprt.verdict, "H1 accepted", "{view:?}");
+    assert!(sprt.llr >= sprt.bounds.upper, "{sprt:?}");
+    assert!(
+        view.pairs_done < view.pairs_total,
+        "stopped early: {} of {} pairs",
+        view.pairs_done,
+        view.pairs_total
+    );
+    // A restarted coordinator rebuilds the same test from the counted units.
+    drop(c);
+}
+
+const SPSA: &str = r#"
+variant = "ajax-falcon"
+games = 16
+seed = 3
+tc = "nodes=300"
+random_plies = 2
+[campaign]
+name = "tune"
+kind = "spsa"
+[spsa]
+[[spsa.params]]
+name = "afc.falcon.mg"
+start = 300
+min = 250
+max = 1000
+c_end = 25
+r_end = 0.02
+[adjudication]
+max_plies = 100
+"#;
+
+fn falcon(player: &v1::Player) -> i32 {
+    let i = player
+        .param_names
+        .iter()
+        .position(|n| n == "afc.falcon.mg")
+        .unwrap();
+    player.params[i]
+}
+
+#[test]
+fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
+    // Straight through.
+    let dir = temp_dir();
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(SPSA).unwrap();
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let mut units = Vec::new();
+    while let Some(unit) = c.request_work(&w).unwrap() {
+        let (plus, minus) = (falcon(&unit.players[0]), falcon(&unit.players[1]));
+        assert!(
+            (plus - minus).abs() >= 20,
+            "θ+ {plus} and θ− {minus} differ by 2·c_k"
+        );
+        let games = play(&unit);
+        c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+            .unwrap();
+        units.push(unit.unit_id);
+    }
+    let straight = c.campaign("tune").unwrap();
+    assert_eq!(straight.state, "finished");
+    assert_eq!(straight.spsa.len(), 1);
+    assert_ne!(straight.spsa[0].1, 300.0, "θ moved");
+    let trajectory = dir.join("campaigns/tune/spsa.parquet");
+    assert!(trajectory.exists());
+
+    // The same tune with the coordinator restarted while two units are out.
+    let dir = temp_dir();
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(SPSA).unwrap();
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let first = c.request_work(&w).unwrap().unwrap();
+    let second = c.request_work(&w).unwrap().unwrap();
+    let first_games = play(&first);
+    let second_games = play(&second);
+    c.submit(&w, &first.unit_id, &first.lease_token, &first_games)
+        .unwrap();
+    drop(c);
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    assert_eq!(
+        c.submit(&w, &second.unit_id, &second.lease_token, &second_games)
+            .unwrap(),
+        Submitted::Accepted,
+        "the perturbation in flight survives the restart"
+    );
+    assert_eq!(
+        c.submit(&w, &first.unit_id, &first.lease_token, &first_games)
+            .unwrap(),
+        Submitted::Duplicate
+    );
+    play_out(&c, &w);
+    let restarted = c.campaign("tune").unwrap();
+    assert_eq!(
+        restarted.spsa, straight.spsa,
+        "same θ as without the restart"
+    );
+    assert_eq!(restarted.pentanomial, straight.pentanomial);
+}
+
+#[test]
+fn spsa_results_under_other_parameters_are_refused() {
+    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(SPSA).unwrap();
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let mut unit = c.request_work(&w).unwrap().unwrap();
+    // A worker that plays θ+ against θ+ instead of θ−.
+    unit.players[1].params = unit.players[0].params.clone();
+    let games = play(&unit);
+    let e = c
+        .submit(&w, &unit.unit_id, &unit.lease_token, &games)
+        .unwrap_err();
+    assert!(
+        matches!(&e, CoordinatorError::InvalidArgument(m) if m.contains("parameters")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn piece_value_parts_play_their_imbalance_and_a_game_without_it_is_refused() {
+    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    let views = c
+        .create_campaign(
+            r#"
+variant = "chess"
+games = 4
+tc = "nodes=300"
+random_plies = 2
+[campaign]
+name = "pv"
+kind = "piece-value"
+[piece_value]
+[[piece_value.imbalances]]
+name = "knight-odds"
+first = ["-N@b1"]
+[adjudication]
+max_plies = 80
+"#,
+        )
+        .unwrap();
+    let ids: Vec<&str> = views.iter().map(|v| v.id.as_str()).collect();
+    assert_eq!(ids, ["pv.knight-odds", "pv.pawn-odds"]);
+    assert!(views.iter().all(|v| v.kind == "piece-value"));
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    assert!(
+        !unit.imbalance_first.is_empty(),
+        "the unit carries its imbalance"
+    );
+    let honest = play(&unit);
+    let odd = &honest[1];
+    assert!(
+        odd.start_fen.starts_with("r1bqkbnr/"),
+        "the first player has Black in game 1 and gives the b8 knight: {}",
+        odd.start_fen
+    );
+    let mut forged = unit.clone();
+    forged.imbalance_first.clear();
+    let games = play(&forged);
+    let e = c
+        .submit(&w, &unit.unit_id, &unit.lease_token, &games)
+        .unwrap_err();
+    assert!(
+        matches!(&e, CoordinatorError::InvalidArgument(m) if m.contains("opening")),
+        "{e:?}"
+    );
+    assert_eq!(
+        c.submit(&w, &unit.unit_id, &unit.lease_token, &honest)
+            .unwrap(),
+        Submitted::Accepted
+    );
+}
+
+#[test]
+fn a_first_move_survey_counts_whites_score_and_jitter_separates_the_games() {
+    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(
+        r#"
+variant = "chess"
+games = 8
+tc = "nodes=400~10%"
+openings = "start"
+random_plies = 0
+[campaign]
+name = "fm"
+kind = "first-move"
+[adjudication]
+max_plies = 80
+"#,
+    )
+    .unwrap();
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    let games = play(&unit);
+    let moves = |g: &v1::GameRecord| g.moves.iter().map(|m| m.uci.clone()).collect::<Vec<_>>();
+    assert_ne!(
+        moves(&games[0]),
+        moves(&games[1]),
+        "the same engine from the same start, yet different games"
+    );
+    c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+        .unwrap();
+    play_out(&c, &w);
+    let view = c.campaign("fm").unwrap();
+    assert_eq!(view.kind, "first-move");
+    assert_eq!(view.white.iter().sum::<u64>(), 8);
+    assert!(view.white_score().is_some());
+}

@@ -1,0 +1,314 @@
+//! Matches and SPRTs: player 0's Elo ± 95% from the pentanomial, nElo,
+//! LOS, the Elo with its interval against games, and for an SPRT the LLR
+//! against games with its bounds and the verdict.
+
+use crate::error::ReportError;
+use crate::load::{Kind, Run, SprtSpec};
+use crate::pairs::{Pairs, pair_up};
+use crate::plot::{self, Band, Chart, GREY, HLine, Line, PALETTE};
+use crate::{fmt_elo, fmt_plots, stem};
+use ajaxlab_stats::{
+    EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtConfig, SprtError, Status,
+};
+use std::fmt;
+use std::num::NonZeroU64;
+use std::path::{Path, PathBuf};
+
+/// At most this many SPRT updates are replayed (and Elo points plotted);
+/// longer runs are replayed in batches of equal size.
+const MAX_UPDATES: usize = 2_000;
+
+/// The report of a match or an SPRT.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchReport {
+    /// [`Kind::Match`] or [`Kind::Sprt`].
+    pub kind: Kind,
+    /// Campaign id, or the match's run id.
+    pub id: String,
+    /// Player 0's and player 1's names; Elo is player 0's.
+    pub players: [String; 2],
+    /// Pair counts from player 0's view.
+    pub pentanomial: Pentanomial,
+    /// Games whose pair partner is missing (not counted).
+    pub unpaired_games: usize,
+    /// Player 0's Elo; `None` without a complete pair.
+    pub elo: Option<EloEstimate>,
+    /// Player 0's normalized Elo; `None` without a complete pair.
+    pub nelo: Option<NeloEstimate>,
+    /// The SPRT replayed over the pairs in the order they finished.
+    pub sprt: Option<Result<SprtOutcome, SprtError>>,
+    /// SVG and PNG files written.
+    pub plots: Vec<PathBuf>,
+}
+
+/// An SPRT's state after all stored pairs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtOutcome {
+    /// The design from the metadata.
+    pub spec: SprtSpec,
+    /// The LLR after the last pair.
+    pub llr: f64,
+    /// Wald's bounds.
+    pub bounds: LlrBounds,
+    /// The verdict (final once a bound was crossed).
+    pub status: Status,
+    /// Games played when the verdict was reached.
+    pub decided_after_games: Option<u64>,
+    /// Elo corrected for the sequential stopping (Fishtest's `SPRT_elo`).
+    pub estimate: Option<EloEstimate>,
+}
+
+/// Builds the report of `run` and writes its plots to `out`.
+pub(crate) fn report(run: &Run, out: &Path) -> Result<MatchReport, ReportError> {
+    let pairs = pair_up(&run.files);
+    let pentanomial = pairs.pentanomial();
+    let elo = pentanomial.elo().ok();
+    let nelo = pentanomial.nelo().ok();
+    let spec = run.files.iter().find_map(|f| f.sprt.map(|s| (s, &f.path)));
+    let mut llr_path = Vec::new();
+    let sprt = match spec {
+        Some((spec, path)) => Some(replay_sprt(spec, path, &pairs, &mut llr_path)?),
+        None => None,
+    };
+    let mut plots = Vec::new();
+    if !pairs.pairs.is_empty() {
+        plots.extend(plot::write(
+            &elo_chart(run, &pairs),
+            out,
+            &stem(run.kind, &run.id, "elo"),
+        )?);
+    }
+    if let Some(Ok(outcome)) = &sprt
+        && !llr_path.is_empty()
+    {
+        plots.extend(plot::write(
+            &llr_chart(run, outcome, llr_path),
+            out,
+            &stem(run.kind, &run.id, "llr"),
+        )?);
+    }
+    Ok(MatchReport {
+        kind: run.kind,
+        id: run.id.clone(),
+        players: pairs.players.clone(),
+        pentanomial,
+        unpaired_games: pairs.unpaired_games,
+        elo,
+        nelo,
+        sprt,
+        plots,
+    })
+}
+
+/// The indices (1-based pair counts) after which running statistics are
+/// taken: every `batch` pairs, and after the last.
+fn checkpoints(pairs: usize) -> (usize, Vec<usize>) {
+    let batch = pairs.div_ceil(MAX_UPDATES).max(1);
+    let mut points: Vec<usize> = (1..=pairs / batch).map(|i| i * batch).collect();
+    if points.last() != Some(&pairs) && pairs > 0 {
+        points.push(pairs);
+    }
+    (batch, points)
+}
+
+fn games(pairs: usize) -> f64 {
+    // Pair counts are far below 2^52.
+    2.0 * pairs as f64
+}
+
+fn replay_sprt(
+    spec: SprtSpec,
+    path: &Path,
+    pairs: &Pairs,
+    llr_path: &mut Vec<(f64, f64)>,
+) -> Result<Result<SprtOutcome, SprtError>, ReportError> {
+    let (batch, points) = checkpoints(pairs.pairs.len());
+    let batch_size = NonZeroU64::new(u64::try_from(batch).unwrap_or(1)).unwrap_or(NonZeroU64::MIN);
+    let config = SprtConfig {
+        alpha: spec.alpha,
+        beta: spec.beta,
+        ..SprtConfig::new(spec.elo0, spec.elo1, spec.model)
+    }
+    .with_batch_size(batch_size);
+    let mut sprt = Sprt::new(config).map_err(|e| ReportError::Metadata {
+        path: path.to_path_buf(),
+        key: ajaxlab_arena::parquet_io::SPRT_KEY.to_owned(),
+        problem: e.to_string(),
+    })?;
+    let cumulative: Vec<Pentanomial> = pairs.cumulative().collect();
+    let mut decided_after_games = None;
+    for &n in &points {
+        let status = match sprt.update(cumulative[n - 1]) {
+            Ok(status) => status,
+            Err(e) => return Ok(Err(e)),
+        };
+        llr_path.push((games(n), sprt.llr()));
+        if status != Status::Continue && decided_after_games.is_none() {
+            decided_after_games = u64::try_from(2 * n).ok();
+        }
+    }
+    Ok(Ok(SprtOutcome {
+        spec,
+        llr: sprt.llr(),
+        bounds: sprt.bounds(),
+        status: sprt.status(),
+        decided_after_games,
+        estimate: sprt.estimate().ok(),
+    }))
+}
+
+fn elo_chart(run: &Run, pairs: &Pairs) -> Chart {
+    let cumulative: Vec<Pentanomial> = pairs.cumulative().collect();
+    let (_, points) = checkpoints(cumulative.len());
+    // The first few pairs have intervals hundreds of Elo wide; start the
+    // curve once 5% of the pairs are in.
+    let first = cumulative.len().div_ceil(20).max(1);
+    let mut line = Vec::new();
+    let mut band = Vec::new();
+    for &n in points.iter().filter(|&&n| n >= first) {
+        if let Ok(e) = cumulative[n - 1].elo() {
+            line.push((games(n), e.elo));
+            band.push((games(n), e.interval.low, e.interval.high));
+        }
+    }
+    let [p0, p1] = &pairs.players;
+    Chart {
+        title: format!("{} {}: Elo of {p0} against {p1}", run.kind, run.id),
+        x_desc: "games".to_owned(),
+        y_desc: "Elo (pentanomial)".to_owned(),
+        lines: vec![Line {
+            label: "Elo".to_owned(),
+            color: PALETTE[0],
+            points: line,
+        }],
+        bands: vec![Band {
+            label: "95% interval".to_owned(),
+            color: PALETTE[0],
+            points: band,
+        }],
+        hlines: vec![HLine {
+            label: String::new(),
+            color: GREY,
+            y: 0.0,
+        }],
+        ..Chart::default()
+    }
+}
+
+fn llr_chart(run: &Run, outcome: &SprtOutcome, llr_path: Vec<(f64, f64)>) -> Chart {
+    let s = outcome.spec;
+    Chart {
+        title: format!(
+            "SPRT {}: LLR of [{}, {}] ({})",
+            run.id,
+            s.elo0,
+            s.elo1,
+            model_name(s.model)
+        ),
+        x_desc: "games".to_owned(),
+        y_desc: "log-likelihood ratio".to_owned(),
+        lines: vec![Line {
+            label: "LLR".to_owned(),
+            color: PALETTE[0],
+            points: llr_path,
+        }],
+        hlines: vec![
+            HLine {
+                label: format!("H1 accepted above {:.2}", outcome.bounds.upper),
+                color: PALETTE[2],
+                y: outcome.bounds.upper,
+            },
+            HLine {
+                label: format!("H0 accepted below {:.2}", outcome.bounds.lower),
+                color: PALETTE[1],
+                y: outcome.bounds.lower,
+            },
+        ],
+        ..Chart::default()
+    }
+}
+
+fn model_name(model: ajaxlab_stats::EloModel) -> &'static str {
+    match model {
+        ajaxlab_stats::EloModel::Logistic => "logistic",
+        ajaxlab_stats::EloModel::Normalized => "normalized",
+    }
+}
+
+impl fmt::Display for MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [p0, p1] = &self.players;
+        writeln!(f, "== {} {}: {p0} against {p1} ==", self.kind, self.id)?;
+        let p = self.pentanomial;
+        writeln!(
+            f,
+            "  games {} ({} pairs; {} unpaired games not counted)",
+            p.games(),
+            p.pairs(),
+            self.unpaired_games
+        )?;
+        let [ll, ld, dd, wd, ww] = p.buckets();
+        writeln!(
+            f,
+            "  pentanomial LL LD DD+WL WD WW (for {p0}): {ll} {ld} {dd} {wd} {ww}"
+        )?;
+        match (&self.elo, &self.nelo) {
+            (Some(elo), Some(nelo)) => {
+                writeln!(f, "  Elo   {}", fmt_elo(elo))?;
+                writeln!(
+                    f,
+                    "  nElo  {:+.2} ± {:.2}",
+                    nelo.nelo,
+                    nelo.interval.half_width()
+                )?;
+                writeln!(f, "  LOS   {:.2}%", 100.0 * elo.los)?;
+            }
+            _ => writeln!(f, "  no complete pair yet")?,
+        }
+        match &self.sprt {
+            None => {}
+            Some(Err(e)) => writeln!(f, "  SPRT  cannot be computed: {e}")?,
+            Some(Ok(s)) => {
+                let spec = s.spec;
+                writeln!(
+                    f,
+                    "  SPRT  [{}, {}] {}, alpha {}, beta {}",
+                    spec.elo0,
+                    spec.elo1,
+                    model_name(spec.model),
+                    spec.alpha,
+                    spec.beta
+                )?;
+                writeln!(
+                    f,
+                    "  LLR   {:.3} (bounds {:.3}, {:.3})",
+                    s.llr, s.bounds.lower, s.bounds.upper
+                )?;
+                match s.decided_after_games {
+                    Some(g) => writeln!(f, "  verdict {} after {g} games", s.status)?,
+                    None => writeln!(f, "  verdict {}: no bound crossed yet", s.status)?,
+                }
+                if let (Some(e), Some(_)) = (&s.estimate, s.decided_after_games) {
+                    writeln!(f, "  Elo corrected for stopping {}", fmt_elo(e))?;
+                }
+            }
+        }
+        fmt_plots(f, &self.plots)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoints_cover_every_pair_or_batches_of_them() {
+        assert_eq!(checkpoints(0), (1, vec![]));
+        assert_eq!(checkpoints(3), (1, vec![1, 2, 3]));
+        let (batch, points) = checkpoints(4_001);
+        assert_eq!(batch, 3);
+        assert_eq!(points.len(), 1_334);
+        assert_eq!(points.last(), Some(&4_001));
+        assert_eq!(points[0], 3);
+    }
+}
