@@ -153,7 +153,7 @@ fn progress(url: &str, op: &Path, name: &str) -> (u64, String) {
     let out = operator(url, op, &["status", name]);
     let fields: Vec<&str> = out.split_whitespace().collect();
     match fields.as_slice() {
-        [_, state, done, ..] => (
+        [_, _kind, state, done, ..] => (
             done.split('/').next().unwrap_or("0").parse().unwrap_or(0),
             (*state).to_owned(),
         ),

@@ -1,0 +1,156 @@
+//! Bad input on the wire: a missing header, a wrong protocol version, an
+//! oversized message, bytes that do not decode, a record with a missing
+//! field. Each gets its gRPC status, and the coordinator goes on serving.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
+use ajaxlab_cluster::coordinator::{Coordinator, Scope};
+use ajaxlab_cluster::worker::Auth;
+use ajaxlab_proto::v1::worker_client::WorkerClient;
+use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use std::sync::Arc;
+use std::time::Duration;
+use tonic::Code;
+
+/// A request whose field 1 (the header, a message) is sent as a number: it
+/// does not decode as a `WorkRequest`.
+#[derive(Clone, PartialEq, prost::Message)]
+struct NotAWorkRequest {
+    #[prost(uint64, tag = "1")]
+    header: u64,
+}
+
+fn header() -> Option<v1::Header> {
+    Some(v1::Header {
+        protocol_version: PROTOCOL_VERSION,
+    })
+}
+
+#[test]
+fn bad_messages_get_their_status_and_the_coordinator_serves_on() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let dir = std::env::temp_dir().join(format!("ajaxlab-bad-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let c = Arc::new(Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap());
+        c.create_campaign(
+            "games = 8\ntc = \"nodes=300\"\n[campaign]\nname = \"bad\"\n[adjudication]\nmax_plies = 60\n",
+        )
+        .unwrap();
+        let token = c.issue_token(Scope::Worker, "bad").unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(ajaxlab_cluster::server::serve(
+            Arc::clone(&c),
+            listener,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let auth = Auth::new(format!("Bearer {token}").parse().unwrap());
+        let mut client = WorkerClient::with_interceptor(channel.clone(), auth.clone())
+            .max_encoding_message_size(usize::MAX);
+        let register = |header| v1::RegisterRequest {
+            header,
+            name: "w".into(),
+            version: "test".into(),
+            cores: 1,
+            bench_signature: 7,
+            engines: vec![],
+        };
+
+        let e = client.register(register(None)).await.unwrap_err();
+        assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+        assert!(e.message().contains("header"), "{e:?}");
+        let old = Some(v1::Header {
+            protocol_version: PROTOCOL_VERSION + 1,
+        });
+        let e = client.register(register(old)).await.unwrap_err();
+        assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
+        assert!(e.message().contains("protocol version"), "{e:?}");
+
+        let worker_id = client
+            .register(register(header()))
+            .await
+            .unwrap()
+            .into_inner()
+            .worker_id;
+        let unit = client
+            .request_work(v1::WorkRequest {
+                header: header(),
+                worker_id: worker_id.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .unit
+            .unwrap();
+        let submit = |games: Vec<v1::GameRecord>| v1::SubmitResultsRequest {
+            header: header(),
+            worker_id: worker_id.clone(),
+            unit_id: unit.unit_id.clone(),
+            lease_token: unit.lease_token.clone(),
+            games,
+        };
+
+        // More than the coordinator's 64 MB limit.
+        let huge = v1::GameRecord {
+            start_fen: "x".repeat(ajaxlab_cluster::server::MAX_MESSAGE_BYTES + 1024),
+            ..Default::default()
+        };
+        let e = client.submit_results(submit(vec![huge])).await.unwrap_err();
+        assert!(
+            matches!(e.code(), Code::OutOfRange | Code::ResourceExhausted),
+            "{e:?}"
+        );
+
+        // Bytes that do not decode as the method's message.
+        let mut raw = tonic::client::Grpc::new(
+            tonic::service::interceptor::InterceptedService::new(channel.clone(), auth.clone()),
+        );
+        raw.ready().await.unwrap();
+        let e = raw
+            .unary(
+                tonic::Request::new(NotAWorkRequest { header: 42 }),
+                tonic::codegen::http::uri::PathAndQuery::from_static("/ajaxlab.v1.Worker/RequestWork"),
+                tonic_prost::ProstCodec::<NotAWorkRequest, v1::WorkResponse>::default(),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(e.code(), Code::Internal | Code::InvalidArgument),
+            "{e:?}"
+        );
+
+        // An empty record: refused naming the field, nothing stored.
+        let e = client
+            .submit_results(submit(vec![v1::GameRecord::default()]))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+        assert!(e.message().starts_with("games[0]."), "{e:?}");
+        assert_eq!(c.campaign("bad").unwrap().pairs_done, 0);
+
+        // And everyone else is still served.
+        let next = client
+            .request_work(v1::WorkRequest {
+                header: header(),
+                worker_id: worker_id.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(next.unit.is_some(), "{next:?}");
+        stop.send(()).unwrap();
+        server.await.unwrap().unwrap();
+    });
+}
