@@ -476,10 +476,23 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             println!(
-                "games and state in {} ({:.1} s this run)",
+                "games and state in {} ({:.1} s this run)\n",
                 summary.dir.display(),
                 summary.elapsed.as_secs_f64()
             );
+            // The report of what is stored so far: tables here, plots as files.
+            let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
+            match ajaxlab_report::run(&config) {
+                Ok(report) => {
+                    print!("{report}");
+                    println!(
+                        "\nplots in {} (again: ajaxlab report {})",
+                        config.out_dir.display(),
+                        summary.dir.display()
+                    );
+                }
+                Err(e) => eprintln!("report: {e}"),
+            }
             return Ok(ExitCode::SUCCESS);
         }
         CampaignAction::Create { file, remote } => {
