@@ -30,7 +30,26 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 [ -x "$venv/bin/kubernetes-validate" ] || fail "$venv/bin/kubernetes-validate missing (.ci/run installs it)"
-command -v kubectl >/dev/null || fail "kubectl not found: it renders the kustomizations (kubectl kustomize)"
+# kubectl renders the kustomizations. Where it is missing (it is not a Debian
+# package), the base's manifests are validated as they are and the overlays
+# (patches that only kustomize can apply) are skipped, saying so.
+render() {
+  local dir=$1 out=$2
+  if command -v kubectl >/dev/null; then
+    kubectl kustomize "$dir" >"$out" || fail "kubectl kustomize $dir"
+  elif [ "$dir" = deploy/k8s/base ]; then
+    echo "NOTE: kubectl not found: $dir validated file by file, without kustomize's namespace and labels"
+    "$venv/bin/python" - "$dir" >"$out" <<'PY' || fail "reading $dir/kustomization.yaml"
+import sys, pathlib, yaml
+base = pathlib.Path(sys.argv[1])
+spec = yaml.safe_load((base / "kustomization.yaml").read_text())
+print("\n---\n".join((base / r).read_text() for r in spec.get("resources", [])))
+PY
+  else
+    echo "NOTE: kubectl not found: overlay $dir not rendered, not validated"
+    return 1
+  fi
+}
 
 echo "== deploy: Kubernetes manifests"
 for dir in deploy/k8s/base deploy/k8s/overlays/*; do
@@ -41,7 +60,7 @@ for dir in deploy/k8s/base deploy/k8s/overlays/*; do
     grep -qF -- "$name" "$dir/kustomization.yaml" || fail "$file is not used by $dir/kustomization.yaml"
   done
   out="$tmp/$(echo "$dir" | tr / -).yaml"
-  kubectl kustomize "$dir" >"$out" || fail "kubectl kustomize $dir"
+  render "$dir" "$out" || continue
   count=$(grep -c '^kind:' "$out" || true)
   [ "$count" -gt 0 ] || fail "$dir renders no resources"
   for version in "${k8s_versions[@]}"; do
