@@ -72,7 +72,7 @@ done
 mapfile -t tomls < <(find deploy/k8s -name coordinator.toml | sort)
 "$venv/bin/python" - "${tomls[@]}" <<'PY' || fail "a coordinator.toml under deploy/k8s"
 import sys, tomllib
-known = {"listen", "http_listen", "state_dir", "lease_seconds", "tls_cert", "tls_key"}
+known = {"listen", "http_listen", "state_dir", "lease_seconds", "unit_seconds", "tls_cert", "tls_key"}
 for path in sys.argv[1:]:
     with open(path, "rb") as f:
         keys = set(tomllib.load(f))

@@ -60,6 +60,9 @@ pub struct LoadPlan {
     pub ramp_up: Duration,
     /// Run an SPSA campaign instead of a plain match.
     pub spsa: bool,
+    /// The coordinator's unit size, in seconds of play (it sizes units to
+    /// this much of each worker's measured rate).
+    pub unit_duration: Duration,
 }
 
 /// The synthetic games of pairs `first..first+count` of `config`: the issued
@@ -134,9 +137,12 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         worker_games_per_second,
         ramp_up,
         spsa,
+        unit_duration,
     } = plan.clone();
-    let coordinator =
-        Arc::new(Coordinator::open(dir, Duration::from_secs(600), 1).map_err(|e| e.to_string())?);
+    let mut coordinator =
+        Coordinator::open(dir, Duration::from_secs(600), 1).map_err(|e| e.to_string())?;
+    coordinator.set_unit_duration(unit_duration);
+    let coordinator = Arc::new(coordinator);
     coordinator
         .create_campaign(if spsa { SPSA_CAMPAIGN } else { CAMPAIGN })
         .map_err(|e| e.to_string())?;

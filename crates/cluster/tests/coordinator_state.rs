@@ -420,6 +420,7 @@ fn the_load_generator_drives_a_coordinator_without_errors() {
                     worker_games_per_second: rate,
                     ramp_up: Duration::from_millis(200),
                     spsa,
+                    unit_duration: Duration::from_secs(180),
                 },
             ))
             .unwrap();

@@ -29,6 +29,8 @@ struct CoordinatorFile {
     state_dir: Option<PathBuf>,
     /// Seconds a lease lasts without renewal.
     lease_seconds: Option<u64>,
+    /// Seconds of play a unit is sized to on the worker that asks (default 180).
+    unit_seconds: Option<u64>,
     /// Address of the status page and /metrics.
     http_listen: Option<SocketAddr>,
     /// TLS certificate chain (PEM); with tls_key, gRPC is served over TLS.
@@ -115,6 +117,10 @@ pub(crate) struct LoadgenArgs {
     /// result) instead of a plain match.
     #[arg(long)]
     spsa: bool,
+    /// The coordinator's unit size in seconds of a worker's play (the
+    /// coordinator's `unit_seconds`; real coordinators default to 180).
+    #[arg(long, default_value_t = 180)]
+    unit_seconds: u64,
 }
 
 pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
@@ -129,6 +135,7 @@ pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
             worker_games_per_second: (args.worker_rate > 0.0).then_some(args.worker_rate),
             ramp_up: Duration::from_secs(args.ramp_up),
             spsa: args.spsa,
+            unit_duration: Duration::from_secs(args.unit_seconds.max(1)),
         },
     ));
     let _ = std::fs::remove_dir_all(&dir);
@@ -313,7 +320,11 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
     };
     runtime()?.block_on(async {
         let signature = tokio::task::spawn_blocking(bench_signature).await?;
-        let coordinator = Arc::new(Coordinator::open(&state_dir, lease, signature)?);
+        let mut coordinator = Coordinator::open(&state_dir, lease, signature)?;
+        if let Some(seconds) = file.unit_seconds {
+            coordinator.set_unit_duration(Duration::from_secs(seconds.max(1)));
+        }
+        let coordinator = Arc::new(coordinator);
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .with_context(|| format!("listening on {listen}"))?;

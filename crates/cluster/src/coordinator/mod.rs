@@ -209,10 +209,16 @@ pub struct Coordinator {
     campaigns: Mutex<HashMap<String, Live>>,
     tokens: Mutex<HashMap<String, Scope>>,
     changes: tokio::sync::watch::Sender<u64>,
+    /// How much play a new unit is sized to, at the asking worker's rate.
+    unit_duration: Duration,
     /// When each SPSA campaign's trajectory file was last written; held
     /// while writing, so that one file is written at a time.
     trajectories: Mutex<HashMap<String, std::time::Instant>>,
 }
+
+/// How much play a unit is sized to unless the operator says otherwise:
+/// long enough that requests are rare, short enough that progress shows.
+pub const DEFAULT_UNIT_DURATION: Duration = Duration::from_secs(180);
 
 /// The longest an SPSA trajectory file lags behind the database while a tune runs.
 const TRAJECTORY_EVERY: Duration = Duration::from_secs(2);
@@ -342,6 +348,7 @@ impl Coordinator {
             tokens: Mutex::new(HashMap::new()),
             changes,
             trajectories: Mutex::new(HashMap::new()),
+            unit_duration: DEFAULT_UNIT_DURATION,
         };
         c.db().execute(RECOUNT, [Option::<String>::None])?;
         c.load()?;
@@ -358,6 +365,11 @@ impl Coordinator {
             c.write_spsa_trajectory(&id, true)?;
         }
         Ok(c)
+    }
+
+    /// Sizes new units to `duration` of play on the asking worker.
+    pub fn set_unit_duration(&mut self, duration: Duration) {
+        self.unit_duration = duration;
     }
 
     fn db(&self) -> MutexGuard<'_, Connection> {
@@ -746,12 +758,13 @@ impl Coordinator {
                 UnitPerturbation::from_text(&spsa).map_err(CoordinatorError::Internal)?;
             (id, first, count, perturbation)
         } else {
-            // About three minutes of play for this worker, at least one pair
+            // About three minutes (`unit_duration`) of play for this worker, at least one pair
             // per core, and at most a tenth of the campaign so that progress
             // shows and other workers get a share. An SPSA unit is one
             // perturbation: at most 1/200 of the tune (but a pair per core),
             // so that θ moves in many small steps.
-            let wanted = (rate * 3.0).round().max(f64::from(cores)) as i64;
+            let minutes = self.unit_duration.as_secs_f64() / 60.0;
+            let wanted = (rate * minutes).round().max(f64::from(cores)) as i64;
             let cap = if live.spsa.is_some() {
                 (total / 200).max(i64::from(cores))
             } else {
