@@ -8,38 +8,12 @@
     reason = "test code: a failed unwrap is a failed test"
 )]
 
-use ajaxlab_arena::runner::{make_player, play_pair};
-use ajaxlab_cluster::convert::{game_to_proto, match_config};
+mod common;
+
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Submitted};
 use ajaxlab_proto::v1;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use common::{play, temp_dir};
 use std::time::Duration;
-
-fn temp_dir() -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "ajaxlab-kinds-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// Plays a unit honestly, as a worker would.
-fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
-    let config = match_config(unit).unwrap();
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut players = [
-        make_player(&config.players[0], 8, &stop).unwrap(),
-        make_player(&config.players[1], 8, &stop).unwrap(),
-    ];
-    (unit.first_pair..unit.first_pair + u64::from(unit.pair_count))
-        .flat_map(|p| play_pair(&config, p, &mut players))
-        .map(|g| game_to_proto(&g))
-        .collect()
-}
 
 /// Leases, plays and submits units until the coordinator has none.
 fn play_out(c: &Coordinator, worker: &str) -> usize {
@@ -58,7 +32,7 @@ fn play_out(c: &Coordinator, worker: &str) -> usize {
 
 #[test]
 fn an_sprt_stops_as_soon_as_the_llr_crosses_a_bound() {
-    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    let c = Coordinator::open(&temp_dir("kinds"), Duration::from_secs(60), 7).unwrap();
     c.create_campaign(
         r#"
 variant = "ajax-falcon"
@@ -134,7 +108,7 @@ fn falcon(player: &v1::Player) -> i32 {
 #[test]
 fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
     // Straight through.
-    let dir = temp_dir();
+    let dir = temp_dir("kinds");
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     c.create_campaign(SPSA).unwrap();
     let w = c.register("w", "test", 2, 7).unwrap();
@@ -158,7 +132,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
     assert!(trajectory.exists());
 
     // The same tune with the coordinator restarted while two units are out.
-    let dir = temp_dir();
+    let dir = temp_dir("kinds");
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     c.create_campaign(SPSA).unwrap();
     let w = c.register("w", "test", 2, 7).unwrap();
@@ -192,7 +166,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
 
 #[test]
 fn spsa_results_under_other_parameters_are_refused() {
-    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    let c = Coordinator::open(&temp_dir("kinds"), Duration::from_secs(60), 7).unwrap();
     c.create_campaign(SPSA).unwrap();
     let w = c.register("w", "test", 2, 7).unwrap();
     let mut unit = c.request_work(&w).unwrap().unwrap();
@@ -210,7 +184,7 @@ fn spsa_results_under_other_parameters_are_refused() {
 
 #[test]
 fn piece_value_parts_play_their_imbalance_and_a_game_without_it_is_refused() {
-    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    let c = Coordinator::open(&temp_dir("kinds"), Duration::from_secs(60), 7).unwrap();
     let views = c
         .create_campaign(
             r#"
@@ -265,7 +239,7 @@ max_plies = 80
 
 #[test]
 fn a_first_move_survey_counts_whites_score_and_jitter_separates_the_games() {
-    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    let c = Coordinator::open(&temp_dir("kinds"), Duration::from_secs(60), 7).unwrap();
     c.create_campaign(
         r#"
 variant = "chess"

@@ -6,12 +6,12 @@
     reason = "test code: a failed unwrap is a failed test"
 )]
 
-use ajaxlab_arena::runner::{make_player, play_pair};
-use ajaxlab_cluster::convert::{game_to_proto, match_config};
+mod common;
+
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
 use ajaxlab_proto::v1;
+use common::{play, temp_dir};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 const CAMPAIGN: &str = r#"
@@ -24,33 +24,8 @@ name = "state-test"
 max_plies = 120
 "#;
 
-fn temp_dir() -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "ajaxlab-coord-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// Plays a unit honestly, as a worker would.
-fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
-    let config = match_config(unit).unwrap();
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut players = [
-        make_player(&config.players[0], 8, &stop).unwrap(),
-        make_player(&config.players[1], 8, &stop).unwrap(),
-    ];
-    (unit.first_pair..unit.first_pair + u64::from(unit.pair_count))
-        .flat_map(|p| play_pair(&config, p, &mut players))
-        .map(|g| game_to_proto(&g))
-        .collect()
-}
-
 fn setup(lease: Duration) -> (Coordinator, PathBuf) {
-    let dir = temp_dir();
+    let dir = temp_dir("coord");
     let c = Coordinator::open(&dir, lease, 7).unwrap();
     c.create_campaign(CAMPAIGN).unwrap();
     (c, dir)
@@ -280,7 +255,7 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
         let signature = tokio::task::spawn_blocking(ajaxlab_cluster::worker::bench_signature)
             .await
             .unwrap();
-        let dir = temp_dir();
+        let dir = temp_dir("coord");
         let c = std::sync::Arc::new(
             Coordinator::open(&dir, Duration::from_secs(60), signature).unwrap(),
         );
@@ -365,7 +340,7 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
 
 #[test]
 fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
-    let dir = temp_dir();
+    let dir = temp_dir("coord");
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     c.create_campaign(
         "variant = \"ajax-falcon\"\ngames = 12\ntc = \"nodes=300\"\n[campaign]\nname = \"adj\"\n\
@@ -412,7 +387,7 @@ fn the_load_generator_drives_a_coordinator_without_errors() {
     for (spsa, rate) in [(false, None), (true, None), (false, Some(50.0))] {
         let report = runtime
             .block_on(ajaxlab_cluster::loadgen::run_load(
-                &temp_dir(),
+                &temp_dir("coord"),
                 &ajaxlab_cluster::loadgen::LoadPlan {
                     workers: 8,
                     duration: Duration::from_secs(2),
@@ -447,7 +422,7 @@ fn a_token_issued_while_the_coordinator_runs_is_accepted() {
 
 #[test]
 fn workers_are_shared_between_running_campaigns_by_priority() {
-    let c = Coordinator::open(&temp_dir(), Duration::from_secs(60), 7).unwrap();
+    let c = Coordinator::open(&temp_dir("coord"), Duration::from_secs(60), 7).unwrap();
     for (name, priority) in [("high", 3), ("low", 1)] {
         c.create_campaign(&format!(
             "games = 100000\ntc = \"nodes=300\"\n[campaign]\nname = \"{name}\"\npriority = {priority}\n"

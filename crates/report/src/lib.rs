@@ -37,14 +37,14 @@ mod spsa_report;
 pub mod synthetic;
 mod table;
 
+pub use ajaxlab_arena::parquet_io::SPSA_FILE;
 pub use error::ReportError;
 pub use first_move::{FirstMoveReport, StartEstimate, StartKey};
-pub use load::{Kind, SPSA_FILE, SprtSpec};
+pub use load::{Kind, SprtSpec};
 pub use match_report::{MatchReport, SprtOutcome};
 pub use piece_value::{
     MaterialRegression, MaterialRegressionError, PartEstimate, PieceValueReport, RegressionTerm,
 };
-pub use spsa_io::SpsaRow;
 pub use spsa_report::{ParamTrajectory, SpsaReport};
 
 use ajaxlab_stats::EloEstimate;

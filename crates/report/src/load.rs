@@ -4,6 +4,7 @@
 
 use crate::error::ReportError;
 use ajaxlab_arena::GameRecord;
+use ajaxlab_arena::parquet_io::SPSA_FILE;
 use ajaxlab_arena::parquet_io::{
     self, CALIBRATION_KEY, CAMPAIGN_KEY, FileMetadata, KIND_KEY, PART_KEY, SPRT_KEY, StoreError,
 };
@@ -11,9 +12,6 @@ use ajaxlab_stats::EloModel;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// The name of a campaign's SPSA trajectory file.
-pub const SPSA_FILE: &str = "spsa.parquet";
 
 /// What a run measured, from the `ajaxlab.kind` metadata.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,28 +4,14 @@
 //! `value` (Float64, θ after that update).
 
 use crate::error::ReportError;
+use ajaxlab_arena::parquet_io::TrajectoryRow;
 use arrow_array::{Array, Float64Array, RecordBatch, StringArray, UInt64Array};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::fs::File;
 use std::path::Path;
 
-/// One row of `spsa.parquet`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SpsaRow {
-    /// Update number; 0 holds the start values.
-    pub seq: u64,
-    /// Game pairs whose results had been applied after this update.
-    pub completed_pairs: u64,
-    /// The work unit whose results made this update (empty for `seq` 0).
-    pub unit_id: String,
-    /// Parameter name.
-    pub param: String,
-    /// θ of the parameter after this update.
-    pub value: f64,
-}
-
 /// Reads every row of an `spsa.parquet` file.
-pub(crate) fn read_spsa(path: &Path) -> Result<Vec<SpsaRow>, ReportError> {
+pub(crate) fn read_spsa(path: &Path) -> Result<Vec<TrajectoryRow>, ReportError> {
     let problem = |problem: String| ReportError::Spsa {
         path: path.to_path_buf(),
         problem,
@@ -48,7 +34,7 @@ pub(crate) fn read_spsa(path: &Path) -> Result<Vec<SpsaRow>, ReportError> {
                     "row {row}: seq, completed_pairs, param and value must not be null"
                 )));
             }
-            rows.push(SpsaRow {
+            rows.push(TrajectoryRow {
                 seq: seq.value(row),
                 completed_pairs: pairs.value(row),
                 unit_id: if unit.is_null(row) {

@@ -7,18 +7,14 @@
 //! carry their imbalance in `start_fen`); player 0 is `player-0`, White in
 //! even games; game `i` ends at `BASE_TIME_MS + 1000·i`.
 
-use crate::spsa_io::SpsaRow;
 use ajaxlab_arena::parquet_io::{
     self, CALIBRATION_KEY, CAMPAIGN_KEY, FileMetadata, KIND_KEY, PART_KEY, SPRT_KEY, StoreError,
+    TrajectoryRow, write_trajectory,
 };
 use ajaxlab_arena::record::{MoveRecord, PlayerRecord};
 use ajaxlab_arena::{GameRecord, Termination};
 use ajaxlab_stats::{RandomSource, SplitMix64, logistic};
-use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt64Array};
-use arrow_schema::{DataType, Field, Schema};
-use parquet::arrow::ArrowWriter;
 use std::path::Path;
-use std::sync::Arc;
 
 /// The standard chess array.
 pub const CHESS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -275,64 +271,16 @@ pub fn simulated_starts(
     games
 }
 
-/// Writes `rows` as an `spsa.parquet` file.
-///
-/// # Errors
-///
-/// [`StoreError`] if the file cannot be written.
-pub fn write_spsa(path: &Path, rows: &[SpsaRow]) -> Result<(), StoreError> {
-    let shown = path.display().to_string();
-    let format = |e: &dyn std::fmt::Display| StoreError::Format {
-        path: shown.clone(),
-        message: e.to_string(),
-    };
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("seq", DataType::UInt64, false),
-        Field::new("completed_pairs", DataType::UInt64, false),
-        Field::new("unit_id", DataType::Utf8, false),
-        Field::new("param", DataType::Utf8, false),
-        Field::new("value", DataType::Float64, false),
-    ]));
-    let columns: Vec<ArrayRef> = vec![
-        Arc::new(UInt64Array::from_iter_values(rows.iter().map(|r| r.seq))),
-        Arc::new(UInt64Array::from_iter_values(
-            rows.iter().map(|r| r.completed_pairs),
-        )),
-        Arc::new(StringArray::from_iter_values(
-            rows.iter().map(|r| r.unit_id.as_str()),
-        )),
-        Arc::new(StringArray::from_iter_values(
-            rows.iter().map(|r| r.param.as_str()),
-        )),
-        Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.value))),
-    ];
-    let batch = RecordBatch::try_new(Arc::clone(&schema), columns).map_err(|e| format(&e))?;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
-    }
-    let file = std::fs::File::create(path).map_err(|source| StoreError::Io {
-        path: shown.clone(),
-        source,
-    })?;
-    let mut writer = ArrowWriter::try_new(file, schema, None).map_err(|e| format(&e))?;
-    writer.write(&batch).map_err(|e| format(&e))?;
-    writer.close().map_err(|e| format(&e))?;
-    Ok(())
-}
-
 /// A simulated SPSA trajectory: `updates` updates of 8 pairs each, every
 /// parameter moving linearly from its start to its end value.
 #[must_use]
-pub fn spsa_trajectory(params: &[(&str, f64, f64)], updates: u64) -> Vec<SpsaRow> {
+pub fn spsa_trajectory(params: &[(&str, f64, f64)], updates: u64) -> Vec<TrajectoryRow> {
     let mut rows = Vec::new();
     for seq in 0..=updates {
         // seq ≤ updates, both small: the ratio is exact enough.
         let t = seq as f64 / updates.max(1) as f64;
         for &(name, start, end) in params {
-            rows.push(SpsaRow {
+            rows.push(TrajectoryRow {
                 seq,
                 completed_pairs: 8 * seq,
                 unit_id: if seq == 0 {
@@ -499,7 +447,7 @@ pub fn write_spsa_run(
         &games,
         &metadata("spsa", id),
     )?;
-    write_spsa(
+    write_trajectory(
         &dir.join(id).join(crate::SPSA_FILE),
         &spsa_trajectory(params, updates),
     )

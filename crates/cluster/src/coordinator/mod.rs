@@ -1147,27 +1147,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn history(&self, campaign: &str) -> Result<Vec<Pentanomial>, CoordinatorError> {
-        let db = self.db();
-        let mut stmt = db.prepare(
-            "select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by rowid",
-        )?;
-        let mut total = Pentanomial::default();
-        let rows = stmt.query_map([campaign], |r| {
-            Ok([
-                r.get::<_, i64>(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-            ])
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let add = Pentanomial(row?.map(|n| n.max(0) as u64));
-            total += add;
-            out.push(total);
-        }
-        Ok(out)
+        running_totals(&self.db(), campaign)
     }
 
     /// An SPSA campaign's θ after each update: (pairs applied, θ).
@@ -1269,6 +1249,28 @@ fn campaign_pentanomial(
     Ok(Pentanomial(row.map(|n| n.max(0) as u64)))
 }
 
+/// A campaign's pentanomial after each counted unit, in the order counted.
+fn running_totals(db: &Connection, campaign: &str) -> Result<Vec<Pentanomial>, CoordinatorError> {
+    let mut stmt =
+        db.prepare("select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by rowid")?;
+    let rows = stmt.query_map([campaign], |r| {
+        Ok([
+            r.get::<_, i64>(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+        ])
+    })?;
+    let mut total = Pentanomial::default();
+    let mut out = Vec::new();
+    for row in rows {
+        total += Pentanomial(row?.map(|n| n.max(0) as u64));
+        out.push(total);
+    }
+    Ok(out)
+}
+
 /// Saves an SPSA tune's state after update `seq` (0: the start).
 fn save_spsa(
     db: &Connection,
@@ -1304,21 +1306,7 @@ fn restore_campaign(db: &Connection, id: &str, text: &str) -> Result<Live, Coord
         .ok_or_else(|| internal("its file no longer defines it".into()))?;
     let mut live = Live::new(spec, text.to_owned());
     if live.sprt.is_some() {
-        let mut stmt = db.prepare(
-            "select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by rowid",
-        )?;
-        let rows = stmt.query_map([id], |r| {
-            Ok([
-                r.get::<_, i64>(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-            ])
-        })?;
-        let mut total = Pentanomial::default();
-        for row in rows {
-            total += Pentanomial(row?.map(|n| n.max(0) as u64));
+        for total in running_totals(db, id)? {
             live.update_sprt(total);
         }
     }
