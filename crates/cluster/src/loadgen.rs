@@ -81,8 +81,15 @@ fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::Game
     let mut games = Vec::with_capacity(count as usize * 2);
     for pair in first..first + count {
         let seed = pair_seed(config.seed, pair);
+        let shared = config
+            .openings
+            .imbalance
+            .is_empty()
+            .then(|| config.openings.pick(seed, 0));
         for g in 0..2u64 {
-            let opening = config.openings.pick(seed, g);
+            let opening = shared
+                .clone()
+                .unwrap_or_else(|| config.openings.pick(seed, g));
             let pos = opening.position();
             let Some(&m) = pos.legal_moves().first() else {
                 continue;

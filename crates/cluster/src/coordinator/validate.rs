@@ -3,10 +3,12 @@
 //! replay legally, and results and terminations that follow from them.
 
 use ajaxlab_arena::config::PlayerKind;
+use ajaxlab_arena::opening::Opening;
 use ajaxlab_arena::referee::Adjudicator;
 use ajaxlab_arena::runner::pair_seed;
 use ajaxlab_arena::{GameRecord, MatchConfig, Termination, TimeControl};
 use ajaxlab_rules::{Game, Outcome};
+use std::collections::HashMap;
 
 /// Why a submission is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -62,8 +64,24 @@ pub fn validate_unit(
             PlayerKind::Uci(_) => Vec::new(),
         })
         .collect();
+    let mut openings: HashMap<(u64, u64), Opening> = HashMap::new();
     for g in games {
-        validate_game(config, &params, g)?;
+        // Both games of a pair share their opening unless an imbalance
+        // follows the players: work it out once per pair.
+        let side = if config.openings.imbalance.is_empty() {
+            0
+        } else {
+            g.game_id % 2
+        };
+        let key = (g.game_id / 2, side);
+        if !openings.contains_key(&key) {
+            let opening = config
+                .openings
+                .pick(pair_seed(config.seed, g.game_id / 2), side);
+            openings.insert(key, opening);
+        }
+        let opening = &openings[&key];
+        validate_game(config, &params, opening, g)?;
     }
     Ok(())
 }
@@ -71,6 +89,7 @@ pub fn validate_unit(
 fn validate_game(
     config: &MatchConfig,
     params: &[Vec<i32>],
+    opening: &Opening,
     g: &GameRecord,
 ) -> Result<(), Rejection> {
     let id = g.game_id;
@@ -90,7 +109,6 @@ fn validate_game(
         return Err(reject(id, "players differ from the ones issued"));
     }
     let seed = pair_seed(config.seed, pair);
-    let opening = config.openings.pick(seed, id % 2);
     let issued_moves = opening.move_texts();
     if g.seed != seed || g.start_fen != opening.start.fen() || g.opening_moves != issued_moves {
         return Err(reject(id, "opening differs from the one issued"));
