@@ -73,14 +73,11 @@ pub fn validate_unit(
         } else {
             g.game_id % 2
         };
-        let key = (g.game_id / 2, side);
-        if !openings.contains_key(&key) {
-            let opening = config
+        let opening = openings.entry((g.game_id / 2, side)).or_insert_with(|| {
+            config
                 .openings
-                .pick(pair_seed(config.seed, g.game_id / 2), side);
-            openings.insert(key, opening);
-        }
-        let opening = &openings[&key];
+                .pick(pair_seed(config.seed, g.game_id / 2), side)
+        });
         validate_game(config, &params, opening, g)?;
     }
     Ok(())
