@@ -175,7 +175,22 @@ const GRID_TITLE: u32 = 50;
 
 /// Writes `chart` as `DIR/STEM.svg` and `DIR/STEM.png`; returns both paths.
 pub(crate) fn write(chart: &Chart, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, ReportError> {
-    write_picture(&Picture::Single(chart), SIZE, dir, stem)
+    // Named categories get room for their labels side by side.
+    let longest = chart
+        .categories
+        .iter()
+        .flatten()
+        .map(|name| name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let slots = chart.categories.as_ref().map_or(0, Vec::len);
+    let wanted = u32::try_from(slots * (longest * 9 + 24) + 160).unwrap_or(u32::MAX);
+    write_picture(
+        &Picture::Single(chart),
+        (SIZE.0.max(wanted), SIZE.1),
+        dir,
+        stem,
+    )
 }
 
 /// Writes `charts` as one grid image of `columns` panels per row under a
