@@ -16,20 +16,26 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// What a load run measured.
+/// What a load run measured. Rates and latencies are taken over the
+/// measured window (after [`LoadPlan::warm_up`]), when the cluster is in its
+/// steady state; the worst latency of the whole run is reported beside them.
 #[derive(Clone, Debug)]
 pub struct LoadReport {
     /// Simulated workers.
     pub workers: usize,
-    /// Requests answered (all kinds).
+    /// Requests answered in the window (all kinds).
     pub requests: u64,
-    /// Median request latency.
+    /// Median request latency in the window.
     pub p50: Duration,
-    /// 99th percentile request latency.
+    /// 99th percentile request latency in the window.
     pub p99: Duration,
-    /// Games validated and stored per second.
+    /// 99th percentile request latency over the whole run, warm-up included.
+    pub p99_whole_run: Duration,
+    /// Games validated and stored per second in the window.
     pub games_per_second: f64,
-    /// Requests that failed.
+    /// The window's length.
+    pub window: Duration,
+    /// Requests that failed (whole run).
     pub errors: u64,
 }
 
@@ -56,8 +62,14 @@ pub struct LoadPlan {
     /// submitting a unit, as a real worker would); `None` submits at once,
     /// measuring what the coordinator can take at most.
     pub worker_games_per_second: Option<f64>,
-    /// Workers start evenly spread over this time, as a cluster's do.
+    /// Workers start evenly spread over this time, as a cluster's do. A
+    /// ramp-up as long as a unit puts the workers' units out of step, as in
+    /// a cluster that has run for a while; a short one makes their units
+    /// come due together, in waves.
     pub ramp_up: Duration,
+    /// What is measured starts this long after the start (the ramp-up and
+    /// the first units, whose size the coordinator has yet to learn).
+    pub warm_up: Duration,
     /// Run an SPSA campaign instead of a plain match.
     pub spsa: bool,
     /// The coordinator's unit size, in seconds of play (it sizes units to
@@ -143,6 +155,7 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         channels,
         worker_games_per_second,
         ramp_up,
+        warm_up,
         spsa,
         unit_duration,
     } = plan.clone();
@@ -196,8 +209,10 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         let start_at = started + ramp_up.mul_f64(i as f64 / workers.max(1) as f64);
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep_until(start_at.into()).await;
-            let mut latencies = Vec::new();
-            let (mut games, mut errors) = (0u64, 0u64);
+            // (when answered, latency) of each request; (when, games) of each accepted unit.
+            let mut latencies: Vec<(Instant, Duration)> = Vec::new();
+            let mut stored: Vec<(Instant, u64)> = Vec::new();
+            let mut errors = 0u64;
             let t = Instant::now();
             let register = client
                 .register(v1::RegisterRequest {
@@ -209,9 +224,9 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
                     engines: vec![],
                 })
                 .await;
-            latencies.push(t.elapsed());
+            latencies.push((Instant::now(), t.elapsed()));
             let Ok(worker_id) = register.map(|r| r.into_inner().worker_id) else {
-                return (latencies, games, errors + 1);
+                return (latencies, stored, errors + 1);
             };
             while Instant::now() < deadline {
                 let t = Instant::now();
@@ -221,7 +236,7 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
                         worker_id: worker_id.clone(),
                     })
                     .await;
-                latencies.push(t.elapsed());
+                latencies.push((Instant::now(), t.elapsed()));
                 let Some(unit) = unit.ok().and_then(|r| r.into_inner().unit) else {
                     errors += 1;
                     continue;
@@ -254,40 +269,56 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
                         games: records,
                     })
                     .await;
-                latencies.push(t.elapsed());
+                latencies.push((Instant::now(), t.elapsed()));
                 match submitted.map(|r| r.into_inner().status) {
-                    Ok(s) if s == "accepted" => games += n,
+                    Ok(s) if s == "accepted" => stored.push((Instant::now(), n)),
                     _ => errors += 1,
                 }
             }
-            (latencies, games, errors)
+            (latencies, stored, errors)
         }));
     }
-    let mut latencies = Vec::new();
-    let (mut games, mut errors) = (0, 0);
+    let (mut latencies, mut stored, mut errors) = (Vec::new(), Vec::new(), 0);
     for task in tasks {
-        if let Ok((l, g, e)) = task.await {
+        if let Ok((l, s, e)) = task.await {
             latencies.extend(l);
-            games += g;
+            stored.extend(s);
             errors += e;
         }
     }
-    let elapsed = started.elapsed();
+    let ended = Instant::now();
     let _ = stop.send(());
     let _ = server.await;
-    latencies.sort();
-    let pick = |q: f64| {
-        latencies
-            .get(((latencies.len() as f64 - 1.0) * q).round() as usize)
-            .copied()
-            .unwrap_or_default()
-    };
+    let window_start = started + warm_up.min(duration);
+    let window = ended.saturating_duration_since(window_start);
+    let mut whole: Vec<Duration> = latencies.iter().map(|(_, l)| *l).collect();
+    let mut measured: Vec<Duration> = latencies
+        .iter()
+        .filter(|(at, _)| *at >= window_start)
+        .map(|(_, l)| *l)
+        .collect();
+    let games: u64 = stored
+        .iter()
+        .filter(|(at, _)| *at >= window_start)
+        .map(|(_, n)| n)
+        .sum();
     Ok(LoadReport {
         workers,
-        requests: latencies.len() as u64,
-        p50: pick(0.5),
-        p99: pick(0.99),
-        games_per_second: games as f64 / elapsed.as_secs_f64(),
+        requests: measured.len() as u64,
+        p50: quantile(&mut measured, 0.5),
+        p99: quantile(&mut measured, 0.99),
+        p99_whole_run: quantile(&mut whole, 0.99),
+        games_per_second: games as f64 / window.as_secs_f64().max(1e-9),
+        window,
         errors,
     })
+}
+
+/// The `q` quantile of `values` (sorted in place); zero if there are none.
+fn quantile(values: &mut [Duration], q: f64) -> Duration {
+    values.sort_unstable();
+    values
+        .get(((values.len() as f64 - 1.0) * q).round() as usize)
+        .copied()
+        .unwrap_or_default()
 }

@@ -68,8 +68,10 @@ pub async fn serve_tls(
             operator,
             operator_auth,
         ))
+        // Without TCP_NODELAY, Nagle's algorithm meets the client's delayed
+        // ACKs and small answers wait about 40 ms.
         .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(listener),
+            tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true)),
             shutdown,
         )
         .await

@@ -394,6 +394,7 @@ fn the_load_generator_drives_a_coordinator_without_errors() {
                     channels: 2,
                     worker_games_per_second: rate,
                     ramp_up: Duration::from_millis(200),
+                    warm_up: Duration::from_millis(100),
                     spsa,
                     unit_duration: Duration::from_secs(180),
                 },

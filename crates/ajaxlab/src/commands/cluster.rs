@@ -110,9 +110,16 @@ pub(crate) struct LoadgenArgs {
     /// most the coordinator takes.
     #[arg(long, default_value_t = 0.0)]
     worker_rate: f64,
-    /// Seconds over which the workers start.
+    /// Seconds over which the workers start; as long as a unit
+    /// (`--unit-seconds`) for a cluster's steady state, where the workers'
+    /// units are out of step.
     #[arg(long, default_value_t = 0)]
     ramp_up: u64,
+    /// Seconds before measuring starts (default: the ramp-up, plus one unit
+    /// when workers play at `--worker-rate`, since their first units are
+    /// single pairs while the coordinator learns their speed).
+    #[arg(long)]
+    warm_up: Option<u64>,
     /// Load an SPSA campaign (a perturbation per unit, θ moved by each
     /// result) instead of a plain match.
     #[arg(long)]
@@ -134,22 +141,41 @@ pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
             channels: args.channels,
             worker_games_per_second: (args.worker_rate > 0.0).then_some(args.worker_rate),
             ramp_up: Duration::from_secs(args.ramp_up),
+            warm_up: Duration::from_secs(args.warm_up.unwrap_or(
+                args.ramp_up
+                    + if args.worker_rate > 0.0 {
+                        args.unit_seconds
+                    } else {
+                        0
+                    },
+            )),
             spsa: args.spsa,
             unit_duration: Duration::from_secs(args.unit_seconds.max(1)),
         },
     ));
     let _ = std::fs::remove_dir_all(&dir);
     let r = report.map_err(anyhow::Error::msg)?;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
-        "workers {}  requests {}  errors {}",
-        r.workers, r.requests, r.errors
+        "workers {}  errors {}  measured over the last {:.0} s:",
+        r.workers,
+        r.errors,
+        r.window.as_secs_f64()
     );
-    println!(
-        "latency p50 {:.1} ms  p99 {:.1} ms",
-        r.p50.as_secs_f64() * 1e3,
-        r.p99.as_secs_f64() * 1e3
-    );
+    if args.worker_rate > 0.0 {
+        println!(
+            "games offered {:.0}/s",
+            args.workers as f64 * args.worker_rate
+        );
+    }
     println!("games validated and stored {:.0}/s", r.games_per_second);
+    println!(
+        "requests {}  latency p50 {:.1} ms  p99 {:.1} ms  (p99 over the whole run {:.1} ms)",
+        r.requests,
+        ms(r.p50),
+        ms(r.p99),
+        ms(r.p99_whole_run)
+    );
     Ok(ExitCode::SUCCESS)
 }
 

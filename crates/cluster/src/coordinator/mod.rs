@@ -230,18 +230,18 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// 32 random bytes as hex (tokens, lease tokens).
-pub fn random_hex() -> String {
+/// 32 bytes from the operating system's random source, as hex (tokens,
+/// lease tokens, worker ids). Without that source no token could be
+/// secret, so its absence is an error rather than a weaker fallback.
+///
+/// # Errors
+/// `Internal` if `/dev/urandom` cannot be read.
+pub fn random_hex() -> Result<String, CoordinatorError> {
     let mut bytes = [0u8; 32];
-    if std::fs::File::open("/dev/urandom")
+    std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))
-        .is_err()
-    {
-        // Fall back to the clock and the process id; unique, if not secret.
-        let seed = now_ms().unsigned_abs() ^ u64::from(std::process::id()) << 32;
-        bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+        .map_err(|e| CoordinatorError::Internal(format!("reading /dev/urandom: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 fn hash_token(token: &str) -> String {
@@ -443,7 +443,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn issue_token(&self, scope: Scope, label: &str) -> Result<String, CoordinatorError> {
-        let token = random_hex();
+        let token = random_hex()?;
         let hash = hash_token(&token);
         self.db().execute(
             "insert into tokens values (?1, ?2, ?3, ?4)",
@@ -675,7 +675,7 @@ impl Coordinator {
         cores: u32,
         signature: u64,
     ) -> Result<String, CoordinatorError> {
-        let id = format!("w-{}", &random_hex()[..12]);
+        let id = format!("w-{}", &random_hex()?[..12]);
         self.db().execute(
             "insert into workers (id, name, version, cores, signature, registered_ms) values (?1, ?2, ?3, ?4, ?5, ?6)",
             params![id, name, version, cores.max(1), signature as i64, now_ms()],
@@ -736,7 +736,7 @@ impl Coordinator {
         let Some((campaign, _, total, next, free, _)) = candidates.into_iter().next() else {
             return Ok(None);
         };
-        let token = random_hex();
+        let token = random_hex()?;
         let mut campaigns = self
             .campaigns
             .lock()
@@ -762,8 +762,13 @@ impl Coordinator {
             // per core, and at most a tenth of the campaign so that progress
             // shows and other workers get a share. An SPSA unit is one
             // perturbation: at most 1/200 of the tune (but a pair per core),
-            // so that θ moves in many small steps.
-            let minutes = self.unit_duration.as_secs_f64() / 60.0;
+            // so that θ moves in many small steps. The length varies by up
+            // to ±20% (drawn from the lease token's first byte) so that
+            // workers started together, after an outage or a mass start,
+            // drift out of step instead of submitting in waves for ever.
+            let spread =
+                0.8 + 0.4 * f64::from(u8::from_str_radix(&token[..2], 16).unwrap_or(128)) / 255.0;
+            let minutes = spread * self.unit_duration.as_secs_f64() / 60.0;
             let wanted = (rate * minutes).round().max(f64::from(cores)) as i64;
             let cap = if live.spsa.is_some() {
                 (total / 200).max(i64::from(cores))
