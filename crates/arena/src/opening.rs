@@ -7,7 +7,48 @@ use ajaxlab_rules::{
     AMRC_START_COUNT, CHESS960_START_COUNT, Color, Move, Position, StartSpec, VariantKind,
 };
 use ajaxlab_stats::{RandomSource, SplitMix64};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
+
+thread_local! {
+    /// Playable moves of recently seen positions, by hash (the position is
+    /// kept to rule out collisions). Random openings start from few
+    /// positions, so most plies are looked up rather than worked out: a
+    /// coordinator picks one opening per pair it validates.
+    static PLAYABLE: RefCell<HashMap<u64, (Position, Vec<Move>)>> = RefCell::new(HashMap::new());
+}
+
+/// Entries kept before the cache starts again.
+const PLAYABLE_CACHE_ENTRIES: usize = 1 << 14;
+
+/// Calls `f` with the legal moves of `pos` that leave the opponent a move
+/// (a random opening never walks into a finished game), in generation order.
+fn with_playable_moves<R>(pos: &Position, f: impl FnOnce(&[Move]) -> R) -> R {
+    PLAYABLE.with_borrow_mut(|cache| {
+        if let Some((seen, moves)) = cache.get(&pos.hash())
+            && seen == pos
+        {
+            return f(moves);
+        }
+        let playable: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut next = *pos;
+                next.play_unchecked(m);
+                next.has_legal_move()
+            })
+            .collect();
+        let answer = f(&playable);
+        if cache.len() >= PLAYABLE_CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(pos.hash(), (*pos, playable));
+        answer
+    })
+}
 
 /// Where start positions come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -345,21 +386,11 @@ impl Openings {
         let mut random_moves = Vec::new();
         let mut pos = start;
         for _ in 0..self.random_plies {
-            let moves = pos.legal_moves();
-            // Never walk into a finished game: keep only moves that leave the opponent a move.
-            let playable: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    let mut next = pos;
-                    next.play_unchecked(m);
-                    next.count_legal_moves() > 0
-                })
-                .collect();
-            if playable.is_empty() {
+            let Some(m) = with_playable_moves(&pos, |playable| {
+                (!playable.is_empty()).then(|| playable[below(playable.len() as u32) as usize])
+            }) else {
                 break;
-            }
-            let m = playable[below(playable.len() as u32) as usize];
+            };
             pos.play_unchecked(m);
             random_moves.push(m);
         }
@@ -375,5 +406,53 @@ impl Openings {
         Position::start(self.variant, &spec)
             .or_else(|_| Position::start(self.variant, &StartSpec::Default))
             .unwrap_or_else(|e| unreachable!("the default start exists: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The random plies of `openings.pick(seed, 0)` for seeds `0..n`.
+    fn lines(openings: &Openings, n: u64) -> Vec<Vec<Move>> {
+        (0..n)
+            .map(|seed| openings.pick(seed, 0).random_moves)
+            .collect()
+    }
+
+    #[test]
+    fn random_plies_are_legal_and_never_end_the_game() {
+        for variant in VariantKind::ALL {
+            let openings = Openings::parse(variant, "start", 6).unwrap();
+            for seed in 0..200 {
+                let opening = openings.pick(seed, 0);
+                let mut pos = opening.start;
+                for &m in &opening.random_moves {
+                    assert!(pos.is_legal(m), "{variant}: seed {seed}");
+                    pos.play_unchecked(m);
+                    assert!(pos.has_legal_move(), "{variant}: seed {seed}");
+                }
+                assert_eq!(opening.random_moves.len(), 6, "{variant}: seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_pick_is_the_same_whatever_the_cache_holds() {
+        let openings = Openings::parse(VariantKind::AjaxFalcon, "start", 3).unwrap();
+        // This thread's cache fills as it goes; a new thread starts empty.
+        let warm = lines(&openings, 300);
+        let again = lines(&openings, 300);
+        let fresh = std::thread::spawn({
+            let openings = openings.clone();
+            move || lines(&openings, 300)
+        })
+        .join()
+        .unwrap();
+        assert_eq!(warm, again);
+        assert_eq!(warm, fresh);
+        // And the seeds do spread the openings.
+        let distinct: std::collections::HashSet<_> = warm.iter().collect();
+        assert!(distinct.len() > 250, "{}", distinct.len());
     }
 }

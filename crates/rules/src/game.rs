@@ -153,7 +153,7 @@ impl Game {
     /// The outcome, if the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
-        if pos.count_legal_moves() == 0 {
+        if !pos.has_legal_move() {
             return Some(if pos.in_check() {
                 Outcome::Checkmate {
                     winner: !pos.side_to_move(),

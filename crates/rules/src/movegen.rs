@@ -25,6 +25,11 @@ pub(crate) trait Sink {
     fn add(&mut self, n: u64);
     /// Whether the sink only counts (so whole target sets may be counted at once).
     const COUNTS: bool;
+    /// Whether the sink has all it needs, so generation may stop early.
+    #[inline]
+    fn satisfied(&self) -> bool {
+        false
+    }
 }
 
 impl Sink for MoveList {
@@ -52,6 +57,26 @@ impl Sink for Counter {
         self.0 += n;
     }
     const COUNTS: bool = true;
+}
+
+/// Notes whether there is any legal move at all, and stops generation at the
+/// first: the test for checkmate and stalemate.
+struct AnyMove(bool);
+
+impl Sink for AnyMove {
+    #[inline]
+    fn push(&mut self, _m: Move) {
+        self.0 = true;
+    }
+    #[inline]
+    fn add(&mut self, n: u64) {
+        self.0 |= n > 0;
+    }
+    const COUNTS: bool = true;
+    #[inline]
+    fn satisfied(&self) -> bool {
+        self.0
+    }
 }
 
 /// Facts about the side to move shared by every generator step.
@@ -83,6 +108,15 @@ impl Position {
         let mut counter = Counter(0);
         self.generate(&mut counter);
         counter.0
+    }
+
+    /// Whether the side to move has a legal move (the game goes on unless
+    /// the clock rules end it). Stops at the first move found, so it is much
+    /// cheaper than counting them.
+    pub fn has_legal_move(&self) -> bool {
+        let mut any = AnyMove(false);
+        self.generate(&mut any);
+        any.0
     }
 
     /// Whether `m` is a legal move here.
@@ -134,6 +168,9 @@ impl Position {
                 let per_move = if f.gating.contains(from) { 2 } else { 1 };
                 if S::COUNTS && !f.suspects.contains(from) {
                     sink.add(u64::from(targets.count()) * per_move);
+                    if sink.satisfied() {
+                        return;
+                    }
                     continue;
                 }
                 for to in targets {
@@ -142,12 +179,15 @@ impl Position {
                         emit_gated(sink, m, f.gating.contains(from));
                     }
                 }
+                if sink.satisfied() {
+                    return;
+                }
             }
         }
         self.king_moves(sink, &f);
         self.pawn_moves(sink, &f);
         self.drops(sink, &f);
-        if !f.in_check {
+        if !f.in_check && !sink.satisfied() {
             self.castling_moves(sink, &f);
         }
     }

@@ -39,11 +39,7 @@ impl Position {
         let mut next = *self;
         next.play_unchecked(m);
         if next.in_check() {
-            out.push(if next.count_legal_moves() == 0 {
-                '#'
-            } else {
-                '+'
-            });
+            out.push(if !next.has_legal_move() { '#' } else { '+' });
         }
         out
     }

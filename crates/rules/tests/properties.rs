@@ -4,7 +4,9 @@
 //! mailbox, incremental hash = hash from scratch); FEN → position → FEN
 //! round-trips; every legal move's UCI and SAN text parse back to the same
 //! move; every legal move leaves the mover's king safe; the bulk count equals
-//! the generated list; and taking a move back restores the exact position.
+//! the generated list, and the early-stopping test for any legal move agrees
+//! with it (here and after every move); and taking a move back restores the
+//! exact position.
 
 #![allow(
     clippy::unwrap_used,
@@ -35,6 +37,7 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
     prop_assert_eq!(reparsed.as_ref(), Ok(pos), "FEN round trip of {}", fen);
     let moves = pos.legal_moves();
     prop_assert_eq!(pos.count_legal_moves(), moves.len() as u64);
+    prop_assert_eq!(pos.has_legal_move(), !moves.is_empty(), "{}", fen);
     let mover = pos.side_to_move();
     for &m in moves.iter() {
         let uci = pos.uci(m).to_string();
@@ -55,6 +58,13 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
         );
         let mut next = *pos;
         next.play_unchecked(m);
+        prop_assert_eq!(
+            next.has_legal_move(),
+            next.count_legal_moves() > 0,
+            "after {} in {}",
+            uci,
+            fen
+        );
         let king = next.king_square(mover);
         let attackers = next.attackers_to(king, next.occupied(), next.color_pieces(!mover), !mover);
         prop_assert!(
