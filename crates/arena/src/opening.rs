@@ -65,6 +65,19 @@ pub enum OpeningSource {
     Fens(Vec<String>),
 }
 
+impl std::fmt::Display for OpeningSource {
+    /// Short enough for a log line: a FEN list shows its size, not its positions.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningSource::Start => write!(f, "start"),
+            OpeningSource::RandomNumber => write!(f, "random"),
+            OpeningSource::NumberRange(a, b) => write!(f, "range:{a}-{b}"),
+            OpeningSource::Numbers(list) => write!(f, "{} numbered starts", list.len()),
+            OpeningSource::Fens(fens) => write!(f, "{} positions from a file", fens.len()),
+        }
+    }
+}
+
 /// A bad opening specification.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningError {

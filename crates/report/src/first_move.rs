@@ -6,10 +6,11 @@
 
 use crate::error::ReportError;
 use crate::load::{Kind, Run};
-use crate::pairs::white_half_points;
+use crate::pairs::white_counts;
 use crate::plot::{self, Chart, GREY, HLine, Intervals, PALETTE};
 use crate::table::Table;
 use crate::{fmt_elo, fmt_plots, stem};
+use ajaxlab_arena::GameRecord;
 use ajaxlab_stats::{
     EloEstimate, GroupEstimate, Heterogeneity, HeterogeneityError, Interval, Shrunken, Trinomial,
     Z_95, heterogeneity, score_to_elo,
@@ -89,18 +90,17 @@ pub struct FirstMoveReport {
 
 /// Builds the report of a first-move campaign and writes its files.
 pub(crate) fn report(run: &Run, out: &Path) -> Result<FirstMoveReport, ReportError> {
-    let mut by_start: BTreeMap<StartKey, Trinomial> = BTreeMap::new();
+    let mut by_start: BTreeMap<StartKey, Vec<&GameRecord>> = BTreeMap::new();
     for game in run.files.iter().flat_map(|f| &f.games) {
         let key = game
             .start_number
             .map_or_else(|| StartKey::Fen(game.start_fen.clone()), StartKey::Number);
-        let counts = by_start.entry(key).or_default();
-        match white_half_points(game) {
-            0 => counts.losses += 1,
-            1 => counts.draws += 1,
-            _ => counts.wins += 1,
-        }
+        by_start.entry(key).or_default().push(game);
     }
+    let by_start: BTreeMap<StartKey, Trinomial> = by_start
+        .into_iter()
+        .map(|(start, games)| (start, white_counts(games)))
+        .collect();
     let overall = by_start.values().fold(Trinomial::default(), |a, &b| a + b);
     let white_score = overall.score().unwrap_or(0.5);
     // Per-game variance pooled over every game: per-start variances of a

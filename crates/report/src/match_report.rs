@@ -4,11 +4,12 @@
 
 use crate::error::ReportError;
 use crate::load::{Kind, Run, SprtSpec};
-use crate::pairs::{Pairs, pair_up};
+use crate::pairs::{Pairs, pair_up, white_counts};
 use crate::plot::{self, Band, Chart, GREY, HLine, Line, PALETTE};
 use crate::{fmt_elo, fmt_plots, stem};
 use ajaxlab_stats::{
     EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtConfig, SprtError, Status,
+    Trinomial, Z_95,
 };
 use std::fmt;
 use std::num::NonZeroU64;
@@ -31,6 +32,9 @@ pub struct MatchReport {
     pub pentanomial: Pentanomial,
     /// Games whose pair partner is missing (not counted).
     pub unpaired_games: usize,
+    /// White's wins, draws and losses over every game, whoever played
+    /// White: the first-move advantage of a self-play match.
+    pub white: Trinomial,
     /// Player 0's Elo; `None` without a complete pair.
     pub elo: Option<EloEstimate>,
     /// Player 0's normalized Elo; `None` without a complete pair.
@@ -93,6 +97,7 @@ pub(crate) fn report(run: &Run, out: &Path) -> Result<MatchReport, ReportError> 
         players: pairs.players.clone(),
         pentanomial,
         unpaired_games: pairs.unpaired_games,
+        white: white_counts(run.files.iter().flat_map(|f| &f.games)),
         elo,
         nelo,
         sprt,
@@ -264,6 +269,19 @@ impl fmt::Display for MatchReport {
                 writeln!(f, "  LOS   {:.2}%", 100.0 * elo.los)?;
             }
             _ => writeln!(f, "  no complete pair yet")?,
+        }
+        let w = self.white;
+        if let (Ok(score), Ok(variance)) = (w.score(), w.variance()) {
+            let half = Z_95 * (variance / w.games() as f64).sqrt();
+            writeln!(
+                f,
+                "  White {} wins, {} draws, {} losses: score {score:.4} (95%: {:.4} .. {:.4})",
+                w.wins,
+                w.draws,
+                w.losses,
+                score - half,
+                score + half
+            )?;
         }
         match &self.sprt {
             None => {}

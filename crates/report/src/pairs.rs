@@ -4,7 +4,7 @@
 
 use crate::load::RunFile;
 use ajaxlab_arena::GameRecord;
-use ajaxlab_stats::Pentanomial;
+use ajaxlab_stats::{GameScore, Pentanomial, Trinomial};
 use std::collections::BTreeMap;
 
 /// One completed pair.
@@ -56,6 +56,19 @@ pub(crate) fn white_half_points(game: &GameRecord) -> usize {
         "0-1" => 0,
         _ => 1,
     }
+}
+
+/// White's wins, draws and losses over `games`.
+pub(crate) fn white_counts<'a>(games: impl IntoIterator<Item = &'a GameRecord>) -> Trinomial {
+    let mut counts = Trinomial::default();
+    for game in games {
+        counts.record(match white_half_points(game) {
+            0 => GameScore::Loss,
+            1 => GameScore::Draw,
+            _ => GameScore::Win,
+        });
+    }
+    counts
 }
 
 /// Player 0's points in half points.

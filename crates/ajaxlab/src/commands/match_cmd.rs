@@ -66,7 +66,7 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let mut config = MatchConfig::build(file, overrides)?;
     config.pgn |= args.pgn;
     eprintln!(
-        "{}: {} vs {} ({} / {}), {} games, {} at once, openings {:?}+{} plies, output {}",
+        "{}: {} vs {} ({} / {}), {} games, {} at once, openings {} + {} random plies, output {}",
         config.variant,
         config.players[0].name,
         config.players[1].name,
