@@ -19,8 +19,9 @@ thread_local! {
     static PLAYABLE: RefCell<HashMap<u64, (Position, Vec<Move>)>> = RefCell::new(HashMap::new());
 }
 
-/// Entries kept before the cache starts again.
-const PLAYABLE_CACHE_ENTRIES: usize = 1 << 14;
+/// Entries kept before the cache starts again: about 2 MB a thread, since
+/// a coordinator validates on many threads at once.
+const PLAYABLE_CACHE_ENTRIES: usize = 1 << 12;
 
 /// Calls `f` with the legal moves of `pos` that leave the opponent a move
 /// (a random opening never walks into a finished game), in generation order.

@@ -310,6 +310,88 @@ mod tests {
         }
     }
 
+    /// The piece letter of the other colour.
+    fn swap_case(c: char) -> char {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    }
+
+    /// The FEN of `fen` (chess or Chess960) seen from the other side: ranks
+    /// in reverse order, colours swapped, the other side to move.
+    fn colour_mirror(fen: &str) -> String {
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let board: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|rank| rank.chars().map(swap_case).collect())
+            .collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let castling: String = if fields[2] == "-" {
+            "-".into()
+        } else {
+            let swapped: String = fields[2].chars().map(swap_case).collect();
+            // White's rights come first.
+            let (white, black): (String, String) =
+                swapped.chars().partition(char::is_ascii_uppercase);
+            white + &black
+        };
+        let en_passant = match fields[3].as_bytes() {
+            [file, b'3'] => format!("{}6", char::from(*file)),
+            [file, b'6'] => format!("{}3", char::from(*file)),
+            _ => "-".into(),
+        };
+        format!(
+            "{} {side} {castling} {en_passant} {} {}",
+            board.join("/"),
+            fields[4],
+            fields[5]
+        )
+    }
+
+    /// Colour symmetry: a position and its colour mirror are worth the
+    /// same to the side to move, so neither colour is favoured by the
+    /// evaluation itself (White's first-move edge must come from play).
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        let params = Params::default();
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 33) as usize
+        };
+        for variant in [VariantKind::Chess, VariantKind::Chess960] {
+            let eval = Evaluator::new(variant, &params);
+            for game in 0..40 {
+                let spec = if variant == VariantKind::Chess960 {
+                    StartSpec::Number(game * 23 % 960)
+                } else {
+                    StartSpec::Default
+                };
+                let mut pos = Position::start(variant, &spec).unwrap();
+                for _ in 0..60 {
+                    let fen = pos.fen();
+                    let mirrored = Position::from_fen(variant, &colour_mirror(&fen)).unwrap();
+                    assert_eq!(
+                        eval.evaluate(&pos),
+                        eval.evaluate(&mirrored),
+                        "{fen} against {}",
+                        mirrored.fen()
+                    );
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[next() % moves.len()]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_falcon_in_hand_is_valued_apart_from_one_on_the_board() {
         let params = Params {
