@@ -101,6 +101,40 @@ fn match_elo_is_the_statistics_crates_pentanomial_elo() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A self-play match's first-move advantage: White's results, whoever
+/// played White, with the score's interval.
+#[test]
+fn a_match_report_counts_whites_results() {
+    let dir = temp_dir("white").unwrap();
+    // 3 pairs: White wins both games of the first (one for each player),
+    // then a draw and a White win, then Black wins both.
+    let results = ["1-0", "1-0", "1/2-1/2", "1-0", "0-1", "0-1"];
+    let games: Vec<_> = results
+        .iter()
+        .enumerate()
+        .map(|(id, result)| synthetic::game("w1", id as u64, result))
+        .collect();
+    synthetic::write(
+        &dir.join("games-00000.parquet"),
+        &games,
+        &Default::default(),
+    )
+    .unwrap();
+    let report = report(&dir);
+    let [m] = matches(&report)[..] else {
+        panic!("one match expected: {report:?}")
+    };
+    assert_eq!(m.white, Trinomial::new(2, 1, 3));
+    // Score 3.5/6 = 0.5833; per-game variance 3.25/6 - 0.5833² = 0.2014;
+    // half width 1.96 * sqrt(0.2014 / 6) = 0.3591.
+    let text = report.to_string();
+    assert!(
+        text.contains("White 3 wins, 1 draws, 2 losses: score 0.5833 (95%: 0.2243 .. 0.9424)"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn sprt_replays_to_the_llr_and_verdict_of_a_direct_sprt() {
     let dir = temp_dir("sprt").unwrap();
