@@ -7,10 +7,13 @@
     reason = "test code: a failed unwrap is a failed test"
 )]
 
+mod common;
+
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::worker::Auth;
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use common::{Served, temp_dir};
 use std::sync::Arc;
 use std::time::Duration;
 use tonic::Code;
@@ -33,29 +36,15 @@ fn header() -> Option<v1::Header> {
 fn bad_messages_get_their_status_and_the_coordinator_serves_on() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
-        let dir = std::env::temp_dir().join(format!("ajaxlab-bad-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = temp_dir("bad");
         let c = Arc::new(Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap());
         c.create_campaign(
             "games = 8\ntc = \"nodes=300\"\n[campaign]\nname = \"bad\"\n[adjudication]\nmax_plies = 60\n",
         )
         .unwrap();
         let token = c.issue_token(Scope::Worker, "bad").unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(ajaxlab_cluster::server::serve(
-            Arc::clone(&c),
-            listener,
-            async {
-                let _ = stopped.await;
-            },
-        ));
-        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap();
+        let served = Served::start(Arc::clone(&c)).await;
+        let channel = served.channel.clone();
         let auth = Auth::new(format!("Bearer {token}").parse().unwrap());
         let mut client = WorkerClient::with_interceptor(channel.clone(), auth.clone())
             .max_encoding_message_size(usize::MAX);
@@ -150,7 +139,6 @@ fn bad_messages_get_their_status_and_the_coordinator_serves_on() {
             .unwrap()
             .into_inner();
         assert!(next.unit.is_some(), "{next:?}");
-        stop.send(()).unwrap();
-        server.await.unwrap().unwrap();
+        served.stop().await;
     });
 }

@@ -10,7 +10,7 @@ mod common;
 
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
 use ajaxlab_proto::v1;
-use common::{play, temp_dir};
+use common::{Served, play, temp_dir};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -212,22 +212,8 @@ fn the_coordinator_answers_the_standard_grpc_health_protocol() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let (c, _dir) = setup(Duration::from_secs(60));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(ajaxlab_cluster::server::serve(
-            std::sync::Arc::new(c),
-            listener,
-            async {
-                let _ = stopped.await;
-            },
-        ));
-        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
-            .unwrap()
-            .connect()
-            .await
-            .unwrap();
-        let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+        let served = Served::start(std::sync::Arc::new(c)).await;
+        let mut health = tonic_health::pb::health_client::HealthClient::new(served.channel.clone());
         for service in ["", "ajaxlab.v1.Worker", "ajaxlab.v1.Operator"] {
             let reply = health
                 .check(tonic_health::pb::HealthCheckRequest {
@@ -242,8 +228,7 @@ fn the_coordinator_answers_the_standard_grpc_health_protocol() {
                 "{service}"
             );
         }
-        stop.send(()).unwrap();
-        server.await.unwrap().unwrap();
+        served.stop().await;
     });
 }
 

@@ -1,11 +1,56 @@
-//! What the coordinator's tests share: fresh state directories and a worker
-//! that plays units honestly.
+//! What the coordinator's tests share: fresh state directories, a
+//! coordinator served on loopback, and a worker that plays units honestly.
+
+#![allow(dead_code, reason = "each test crate uses a part of it")]
 
 use ajaxlab_arena::runner::{make_player, play_pair};
 use ajaxlab_cluster::convert::{game_to_proto, match_config};
+use ajaxlab_cluster::coordinator::Coordinator;
 use ajaxlab_proto::v1;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use tonic::transport::Channel;
+
+/// A coordinator serving on a loopback port, with a plain-text channel to it.
+pub(crate) struct Served {
+    /// Connected to the coordinator.
+    pub(crate) channel: Channel,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<Result<(), tonic::transport::Error>>,
+}
+
+impl Served {
+    /// Serves `coordinator` on a free loopback port and connects to it.
+    pub(crate) async fn start(coordinator: Arc<Coordinator>) -> Served {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(ajaxlab_cluster::server::serve(
+            coordinator,
+            listener,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        let channel = Channel::from_shared(format!("http://{addr}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        Served {
+            channel,
+            stop,
+            server,
+        }
+    }
+
+    /// Shuts the server down; it must end cleanly.
+    pub(crate) async fn stop(self) {
+        self.stop.send(()).unwrap();
+        self.server.await.unwrap().unwrap();
+    }
+}
 
 /// A new, empty directory under the system's temporary directory.
 pub(crate) fn temp_dir(prefix: &str) -> PathBuf {
