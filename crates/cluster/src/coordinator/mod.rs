@@ -441,7 +441,7 @@ impl Coordinator {
     /// Stores a new token of `scope` (hashed) and returns it; shown once.
     ///
     /// # Errors
-    /// Storage failure.
+    /// Storage failure, or no operating-system randomness ([`random_hex`]).
     pub fn issue_token(&self, scope: Scope, label: &str) -> Result<String, CoordinatorError> {
         let token = random_hex()?;
         let hash = hash_token(&token);
@@ -667,7 +667,7 @@ impl Coordinator {
     /// Registers a worker.
     ///
     /// # Errors
-    /// Storage failure.
+    /// Storage failure, or no operating-system randomness ([`random_hex`]).
     pub fn register(
         &self,
         name: &str,
@@ -686,7 +686,8 @@ impl Coordinator {
     /// Leases a unit to `worker`, or `None` if there is no work it may do now.
     ///
     /// # Errors
-    /// `NotFound` for an unknown worker.
+    /// `NotFound` for an unknown worker; `Internal` without operating-system
+    /// randomness for the lease token.
     pub fn request_work(&self, worker: &str) -> Result<Option<v1::WorkUnit>, CoordinatorError> {
         let now = now_ms();
         let deadline = now + i64::try_from(self.lease.as_millis()).unwrap_or(60_000);
