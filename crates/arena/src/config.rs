@@ -80,7 +80,7 @@ pub struct PlayerFile {
     /// `set = { "afc.falcon.mg" = 550 }`.
     pub set: Option<BTreeMap<String, i64>>,
     /// Search features to switch off, for `builtin` (ablation): null-move,
-    /// lmr, pruning, aspiration, check-extension, history.
+    /// lmr, pruning, aspiration, check-extension, history, singular, iir.
     pub disable: Option<Vec<String>>,
     /// `setoption` values, for `uci`.
     pub options: Option<BTreeMap<String, toml::Value>>,

@@ -2,9 +2,10 @@
 //! a listener receives progress, stop from another thread.
 
 use crate::eval::Evaluator;
+use crate::history::Heuristics;
 use crate::limits::Limits;
 use crate::params::Params;
-use crate::search::{Features, Heuristics, SearchInfo, SearchResult, Searcher};
+use crate::search::{Features, MAX_PLY, SearchInfo, SearchResult, Searcher};
 use crate::tt::Table;
 use ajaxlab_rules::{Game, IllegalMove, Move, Position, VariantKind};
 use std::sync::atomic::AtomicBool;
@@ -32,7 +33,7 @@ impl Engine {
             evaluator: None,
             tt: Table::new(hash_mb),
             hash_mb,
-            heuristics: Heuristics::new(),
+            heuristics: Heuristics::new(MAX_PLY),
             features: Features::default(),
             game: None,
         }

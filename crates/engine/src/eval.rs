@@ -1,6 +1,11 @@
-//! The evaluation: tapered middlegame/endgame material (pieces on the board
-//! and in hand valued apart), centrality, mobility, pawn structure, king
-//! safety and the bishop pair. Every number comes from [`Params`].
+//! The evaluation, for any piece the rules define: tapered
+//! middlegame/endgame material (pieces on the board and in hand valued
+//! apart), square tables derived from each piece's reach, mobility in a
+//! mobility area on a concave curve, threats (pieces attacked by pawns or by
+//! lesser pieces, hanging pieces), pawn structure and passed pawns (progress,
+//! blockade, king distance), a nonlinear king danger counting safe checks by
+//! moves and by drops, the bishop pair, and the scaling of drawish
+//! endgames. Every number comes from [`Params`].
 
 use crate::params::Params;
 use ajaxlab_rules::{
@@ -19,9 +24,13 @@ pub struct Evaluator {
     hand_mg: i32,
     hand_eg: i32,
     gating: bool,
+    /// The kind dropped from hand, in a variant with drops.
+    drop_kind: Option<PieceKind>,
     /// Non-pawn material (middlegame values, board and hand) of the start position.
     phase_total: i32,
     centrality: Vec<i32>,
+    /// Square tables by kind and square.
+    pst: Vec<Tapered>,
     /// Squares strictly ahead of a pawn on its own and neighbouring files, per colour.
     passed_span: [Vec<Bitboard>; 2],
     /// Squares strictly ahead of a pawn on its own file, per colour.
@@ -29,6 +38,13 @@ pub struct Evaluator {
     /// Squares of the neighbouring files.
     neighbour_files: Vec<Bitboard>,
     height: i32,
+    /// The value of the more valuable minor piece (drawish endgames).
+    minor: i32,
+    /// The variant's kinds from least to most valuable, the king last (the
+    /// order in which an exchange brings in its attackers).
+    kinds_by_value: Vec<PieceKind>,
+    /// The most valuable kind a pawn may promote to.
+    best_promotion: PieceKind,
     p: Params,
 }
 
@@ -85,10 +101,97 @@ fn piece_values(variant: VariantKind, p: &Params) -> (BoardValues, (i32, i32)) {
     }
 }
 
+/// What one side's pieces attack and reach, gathered once per evaluation
+/// (one pass over the pieces) for the mobility, threat and king-danger
+/// terms.
+struct SideMaps {
+    /// Every square the side attacks (could capture on).
+    attacks: Bitboard,
+    /// Squares attacked by the side's pieces of each kind.
+    attacks_by_kind: [Bitboard; KIND_COUNT],
+    /// Squares the side's pieces of each kind can move to.
+    reach_by_kind: [Bitboard; KIND_COUNT],
+    /// Sum of the pieces' points on the mobility curve.
+    mobility: i32,
+    /// Attacks on the enemy king's neighbourhood.
+    zone_attacks: i32,
+    /// Pieces attacking the enemy king's neighbourhood.
+    zone_attackers: i32,
+}
+
+impl SideMaps {
+    fn of(pos: &Position, color: Color) -> SideMaps {
+        let them = !color;
+        let enemy_pawn_attacks = pos
+            .pieces(them, PieceKind::Pawn)
+            .into_iter()
+            .fold(Bitboard::EMPTY, |acc, sq| {
+                acc | pos.attacks_from(PieceKind::Pawn, them, sq)
+            });
+        // Mobility counts the squares not attacked by enemy pawns and not
+        // taken by the side's own king or pawns.
+        let area = !(enemy_pawn_attacks
+            | pos.pieces(color, PieceKind::Pawn)
+            | pos.pieces(color, PieceKind::King));
+        let enemy_king = pos.king_square(them);
+        let enemy_zone = pos
+            .attacks_from(PieceKind::King, them, enemy_king)
+            .with(enemy_king);
+        let mut maps = SideMaps {
+            attacks: Bitboard::EMPTY,
+            attacks_by_kind: [Bitboard::EMPTY; KIND_COUNT],
+            reach_by_kind: [Bitboard::EMPTY; KIND_COUNT],
+            mobility: 0,
+            zone_attacks: 0,
+            zone_attackers: 0,
+        };
+        for kind in PieceKind::ALL {
+            for sq in pos.pieces(color, kind) {
+                let attacks = pos.attacks_from(kind, color, sq);
+                maps.attacks_by_kind[kind.index()] |= attacks;
+                maps.attacks |= attacks;
+                if kind == PieceKind::Pawn || kind == PieceKind::King {
+                    continue;
+                }
+                let targets = pos.piece_targets(sq);
+                maps.reach_by_kind[kind.index()] |= targets;
+                maps.mobility += mobility_curve((targets & area).count());
+                let on_zone = (attacks & enemy_zone).count() as i32;
+                if on_zone > 0 {
+                    maps.zone_attacks += on_zone;
+                    maps.zone_attackers += 1;
+                }
+            }
+        }
+        maps
+    }
+}
+
+/// A middlegame and an endgame score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tapered {
+    mg: i32,
+    eg: i32,
+}
+
+impl Tapered {
+    fn add(&mut self, mg: i32, eg: i32) {
+        self.mg += mg;
+        self.eg += eg;
+    }
+}
+
+/// `4·sqrt(n) − 8` rounded: the concave mobility curve (a trapped piece
+/// loses more than an active one gains from one more square).
+fn mobility_curve(n: u32) -> i32 {
+    (4.0 * f64::from(n).sqrt()).round() as i32 - 8
+}
+
 impl Evaluator {
     /// The evaluation of `variant` with parameters `params`.
     pub fn new(variant: VariantKind, params: &Params) -> Evaluator {
-        let def = &variant.variant().def;
+        let v = variant.variant();
+        let def = &v.def;
         let (values, (hand_mg, hand_eg)) = piece_values(variant, params);
         let mut value_mg = [0; KIND_COUNT];
         let mut value_eg = [0; KIND_COUNT];
@@ -114,9 +217,11 @@ impl Evaluator {
             vec![Bitboard::EMPTY; SQUARE_COUNT],
             vec![Bitboard::EMPTY; SQUARE_COUNT],
         ];
+        let mut board = Vec::new();
         for f in 0..w {
             for r in 0..h {
                 let Some(sq) = square(f, r) else { continue };
+                board.push(sq);
                 centrality[sq.index()] = f.min(w - 1 - f) + r.min(h - 1 - r);
                 for (c, dir) in [(0usize, 1), (1, -1)] {
                     let mut rr = r + dir;
@@ -134,6 +239,28 @@ impl Evaluator {
                 }
             }
         }
+        // Square tables from each piece's reach on an empty board: a square
+        // from which the piece reaches more is worth more, by as much as
+        // the reach exceeds the piece's mean over the board.
+        let mut pst = vec![Tapered::default(); KIND_COUNT * SQUARE_COUNT];
+        for kind in PieceKind::ALL {
+            if kind == PieceKind::Pawn || kind == PieceKind::King || !v.has_kind(kind) {
+                continue;
+            }
+            let reach: Vec<i32> = board
+                .iter()
+                .map(|&sq| v.empty_board_reach(kind, sq).count() as i32)
+                .collect();
+            let total: i32 = reach.iter().sum();
+            let count = i32::try_from(board.len()).unwrap_or(1).max(1);
+            for (&sq, &n) in board.iter().zip(&reach) {
+                let above = n * 4 - total * 4 / count;
+                pst[kind.index() * SQUARE_COUNT + sq.index()] = Tapered {
+                    mg: params.pst_mg * above / 4,
+                    eg: params.pst_eg * above / 4,
+                };
+            }
+        }
         let neighbour_files = (0..w)
             .map(|f| {
                 (0..h)
@@ -142,18 +269,45 @@ impl Evaluator {
                     .collect::<Bitboard>()
             })
             .collect();
+        let mut kinds_by_value: Vec<PieceKind> = PieceKind::ALL
+            .into_iter()
+            .filter(|&k| k != PieceKind::King && v.has_kind(k))
+            .collect();
+        kinds_by_value.sort_by_key(|k| value_mg[k.index()]);
+        kinds_by_value.push(PieceKind::King);
+        let best_promotion = def
+            .pawn
+            .promotions
+            .iter()
+            .copied()
+            .max_by_key(|k| value_mg[k.index()])
+            .unwrap_or(PieceKind::Queen);
+        let drop_kind = match def.hand {
+            HandRule::Drops { kind, .. } => Some(kind),
+            _ => None,
+        };
+        let minor = [PieceKind::Knight, PieceKind::Bishop]
+            .iter()
+            .map(|k| value_mg[k.index()])
+            .max()
+            .unwrap_or(0);
         let mut eval = Evaluator {
             value_mg,
             value_eg,
             hand_mg,
             hand_eg,
             gating: matches!(def.hand, HandRule::Gating { .. }),
+            drop_kind,
             phase_total: 1,
             centrality,
+            pst,
             passed_span,
             file_ahead,
             neighbour_files,
             height: h,
+            minor,
+            kinds_by_value,
+            best_promotion,
             p: params.clone(),
         };
         if let Ok(start) = Position::start(variant, &ajaxlab_rules::StartSpec::Default) {
@@ -168,6 +322,16 @@ impl Evaluator {
         self.value_mg[kind.index()]
     }
 
+    /// The variant's kinds from least to most valuable, the king last.
+    pub(crate) fn kinds_by_value(&self) -> &[PieceKind] {
+        &self.kinds_by_value
+    }
+
+    /// The most valuable kind a pawn may promote to.
+    pub(crate) fn best_promotion(&self) -> PieceKind {
+        self.best_promotion
+    }
+
     fn hand_counts(&self, pos: &Position, color: Color) -> i32 {
         let n = i32::from(pos.hand_count(color));
         // A Minister in hand is worth something only while a gate remains.
@@ -178,32 +342,39 @@ impl Evaluator {
         }
     }
 
-    fn non_pawn_material(&self, pos: &Position) -> i32 {
+    fn non_pawn_material_of(&self, pos: &Position, color: Color) -> i32 {
         let mut total = 0;
-        for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                if kind != PieceKind::Pawn && kind != PieceKind::King {
-                    total += self.value_mg[kind.index()] * pos.pieces(color, kind).count() as i32;
-                }
+        for kind in PieceKind::ALL {
+            if kind != PieceKind::Pawn && kind != PieceKind::King {
+                total += self.value_mg[kind.index()] * pos.pieces(color, kind).count() as i32;
             }
-            total += self.hand_mg * self.hand_counts(pos, color);
         }
-        total
+        total + self.hand_mg * self.hand_counts(pos, color)
+    }
+
+    fn non_pawn_material(&self, pos: &Position) -> i32 {
+        Color::ALL
+            .into_iter()
+            .map(|c| self.non_pawn_material_of(pos, c))
+            .sum()
     }
 
     /// The position's value for the side to move, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut mg = 0;
-        let mut eg = 0;
+        let maps = [
+            SideMaps::of(pos, Color::White),
+            SideMaps::of(pos, Color::Black),
+        ];
+        let mut total = Tapered::default();
         for color in Color::ALL {
-            let (m, e) = self.side_terms(pos, color);
+            let t = self.side_terms(pos, color, &maps);
             let sign = if color == Color::White { 1 } else { -1 };
-            mg += sign * m;
-            eg += sign * e;
+            total.add(sign * t.mg, sign * t.eg);
         }
         let phase =
             (self.non_pawn_material(pos) * PHASE_MAX / self.phase_total).clamp(0, PHASE_MAX);
-        let white = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+        let eg = total.eg * self.endgame_scale(pos, total.eg) / 64;
+        let white = (total.mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
         let score = if pos.side_to_move() == Color::White {
             white
         } else {
@@ -212,86 +383,216 @@ impl Evaluator {
         score + self.p.tempo
     }
 
-    fn side_terms(&self, pos: &Position, us: Color) -> (i32, i32) {
+    /// The endgame score's scale in 64ths: a side ahead with no pawns and
+    /// at most a minor piece's worth more material can rarely win, and bare
+    /// kings are a dead draw.
+    fn endgame_scale(&self, pos: &Position, eg: i32) -> i32 {
+        let strong = if eg >= 0 { Color::White } else { Color::Black };
+        if pos.pieces(strong, PieceKind::Pawn).any() {
+            return 64;
+        }
+        let ours = self.non_pawn_material_of(pos, strong);
+        let theirs = self.non_pawn_material_of(pos, !strong);
+        if ours == 0 {
+            return 0;
+        }
+        if ours - theirs <= self.minor {
+            self.p.drawish_scale
+        } else {
+            64
+        }
+    }
+
+    fn side_terms(&self, pos: &Position, us: Color, maps: &[SideMaps; 2]) -> Tapered {
         let p = &self.p;
-        let them = !us;
-        let (mut mg, mut eg) = (0, 0);
+        let mut t = Tapered::default();
         let hand = self.hand_counts(pos, us);
-        mg += hand * self.hand_mg;
-        eg += hand * self.hand_eg;
+        t.add(hand * self.hand_mg, hand * self.hand_eg);
 
         let own_pawns = pos.pieces(us, PieceKind::Pawn);
-        let enemy_pawns = pos.pieces(them, PieceKind::Pawn);
+        let enemy_pawns = pos.pieces(!us, PieceKind::Pawn);
+        let own_king = pos.king_square(us);
         for sq in own_pawns {
-            mg += self.value_mg[0];
-            eg += self.value_eg[0];
+            t.add(self.value_mg[0], self.value_eg[0]);
             let rank = i32::from(sq.rank().index());
             let advance = if us == Color::White {
                 rank - 1
             } else {
                 self.height - 2 - rank
             };
-            mg += p.pawn_advance_mg * advance;
-            eg += p.pawn_advance_eg * advance;
+            t.add(p.pawn_advance_mg * advance, p.pawn_advance_eg * advance);
             if (self.passed_span[us.index()][sq.index()] & enemy_pawns).is_empty() {
-                let progress = advance * advance * 8 / self.height;
-                mg += p.passed_mg * progress;
-                eg += p.passed_eg * progress;
+                t = t.plus(self.passed_pawn(pos, us, sq, advance));
             }
             if (self.file_ahead[us.index()][sq.index()] & own_pawns).any() {
-                mg -= p.doubled;
-                eg -= p.doubled;
+                t.add(-p.doubled, -p.doubled);
             }
             if (self.neighbour_files[usize::from(sq.file().index())] & own_pawns).is_empty() {
-                mg -= p.isolated;
-                eg -= p.isolated;
+                t.add(-p.isolated, -p.isolated);
             }
         }
 
-        let king = pos.king_square(us);
-        let king_zone = pos.piece_attacks(king).with(king);
-        let mut attacks_on_enemy_king = 0;
-        let enemy_king = pos.king_square(them);
-        let enemy_zone = pos.piece_attacks(enemy_king).with(enemy_king);
+        let ours = &maps[us.index()];
+        t.add(p.mobility_mg * ours.mobility, p.mobility_eg * ours.mobility);
         let mut bishops = 0;
         for kind in PieceKind::ALL {
             if kind == PieceKind::Pawn || kind == PieceKind::King {
                 continue;
             }
             let pieces = pos.pieces(us, kind);
-            if pieces.is_empty() {
-                continue;
-            }
             if kind == PieceKind::Bishop {
                 bishops = pieces.count();
             }
             for sq in pieces {
-                mg += self.value_mg[kind.index()] + p.center_mg * self.centrality[sq.index()];
-                eg += self.value_eg[kind.index()];
-                let mobility = pos.piece_targets(sq).count() as i32;
-                mg += p.mobility_mg * mobility;
-                eg += p.mobility_eg * mobility;
-                attacks_on_enemy_king += (pos.piece_attacks(sq) & enemy_zone).count() as i32;
+                let square = self.pst[kind.index() * SQUARE_COUNT + sq.index()];
+                t.add(
+                    self.value_mg[kind.index()] + square.mg,
+                    self.value_eg[kind.index()] + square.eg,
+                );
             }
         }
         if bishops >= 2 {
-            mg += p.bishop_pair_mg;
-            eg += p.bishop_pair_eg;
+            t.add(p.bishop_pair_mg, p.bishop_pair_eg);
         }
-        mg += p.king_attack * attacks_on_enemy_king;
+        t = t.plus(self.threats(pos, us, maps));
+        // King danger we inflict: attacks on the enemy king's neighbourhood,
+        // the attackers, and the safe checks we have (moves and drops).
+        let safe_checks = self.safe_checks(pos, us, maps);
+        let units = p.king_attack * ours.zone_attacks
+            + p.king_attackers * ours.zone_attackers
+            + p.king_safe_check * safe_checks;
+        if ours.zone_attackers >= 2 || safe_checks > 0 {
+            t.add(units * units / p.king_danger_div.max(1), 0);
+        }
 
         let home = if us == Color::White {
             0
         } else {
             self.height - 1
         };
-        if i32::from(king.rank().index()) == home {
-            mg += p.king_home_mg;
+        if i32::from(own_king.rank().index()) == home {
+            t.add(p.king_home_mg, 0);
         }
-        eg += p.king_center_eg * self.centrality[king.index()];
-        let shield = king_zone & self.passed_span[us.index()][king.index()] & own_pawns;
-        mg += p.king_shield * shield.count() as i32;
-        (mg, eg)
+        t.add(0, p.king_center_eg * self.centrality[own_king.index()]);
+        let king_zone = pos
+            .attacks_from(PieceKind::King, us, own_king)
+            .with(own_king);
+        let shield = king_zone & self.passed_span[us.index()][own_king.index()] & own_pawns;
+        t.add(p.king_shield * shield.count() as i32, 0);
+        t
+    }
+
+    /// A passed pawn of `us` on `sq`, `advance` ranks from its start.
+    fn passed_pawn(&self, pos: &Position, us: Color, sq: Square, advance: i32) -> Tapered {
+        let p = &self.p;
+        // Progress on chess's scale, so that every board height values the
+        // last ranks alike.
+        let span = (self.height - 2).max(1);
+        let progress = advance * advance * 36 / (span * span);
+        let ahead = self.file_ahead[us.index()][sq.index()];
+        let next = if us == Color::White {
+            ahead.first()
+        } else {
+            ahead.last()
+        };
+        let mut eg = p.passed_eg * progress;
+        if let Some(next) = next {
+            if pos.piece_at(next).is_some() {
+                eg /= 2;
+            }
+            let distance = |a: Square, b: Square| {
+                let df = (i32::from(a.file().index()) - i32::from(b.file().index())).abs();
+                let dr = (i32::from(a.rank().index()) - i32::from(b.rank().index())).abs();
+                df.max(dr)
+            };
+            let ours = distance(pos.king_square(us), next);
+            let theirs = distance(pos.king_square(!us), next);
+            eg += p.passed_king_eg * (theirs - ours) * advance;
+        }
+        Tapered {
+            mg: p.passed_mg * progress,
+            eg,
+        }
+    }
+
+    /// What `us` threatens: enemy pieces attacked by our pawns, by a piece
+    /// worth less, or attacked and not defended at all.
+    fn threats(&self, pos: &Position, us: Color, maps: &[SideMaps; 2]) -> Tapered {
+        let p = &self.p;
+        let them = !us;
+        let ours = &maps[us.index()];
+        let theirs = &maps[them.index()];
+        let mut t = Tapered::default();
+        let mut lesser = Bitboard::EMPTY;
+        for &kind in &self.kinds_by_value {
+            if kind == PieceKind::King {
+                break;
+            }
+            let victims = pos.pieces(them, kind);
+            if kind != PieceKind::Pawn {
+                let by_pawns = (victims & ours.attacks_by_kind[PieceKind::Pawn.index()]).count();
+                t.add(
+                    p.threat_pawn_mg * by_pawns as i32,
+                    p.threat_pawn_eg * by_pawns as i32,
+                );
+                let by_lesser = (victims & lesser & !ours.attacks_by_kind[PieceKind::Pawn.index()])
+                    .count() as i32;
+                t.add(
+                    p.threat_lesser_mg * by_lesser,
+                    p.threat_lesser_eg * by_lesser,
+                );
+            }
+            let hanging = (victims & ours.attacks & !theirs.attacks).count() as i32;
+            t.add(p.hanging_mg * hanging, p.hanging_eg * hanging);
+            lesser |= ours.attacks_by_kind[kind.index()];
+        }
+        t
+    }
+
+    /// The checks `us` can give to a square the enemy does not attack: by a
+    /// piece's move (including move-only steps, which reach but never
+    /// attack) or by a drop from hand.
+    fn safe_checks(&self, pos: &Position, us: Color, maps: &[SideMaps; 2]) -> i32 {
+        let them = !us;
+        let king = pos.king_square(them);
+        let unsafe_squares = maps[them.index()].attacks;
+        let mut checks = 0;
+        for kind in PieceKind::ALL {
+            let reach = maps[us.index()].reach_by_kind[kind.index()];
+            if reach.is_empty() {
+                continue;
+            }
+            // Pieces attack symmetrically, so a piece on a square from
+            // which it would attack the king is where the king "attacks"
+            // as that piece.
+            let from = pos.attacks_from(kind, them, king);
+            checks += (from & reach & !unsafe_squares).count() as i32;
+        }
+        if let Some(kind) = self.drop_kind
+            && pos.hand_count(us) > 0
+        {
+            let back = if us == Color::White {
+                0
+            } else {
+                self.height - 1
+            };
+            let empty_back = (!pos.occupied())
+                & (0..i32::from(pos.variant().width()))
+                    .filter_map(|f| Square::from_coords(f, back))
+                    .collect::<Bitboard>();
+            let from = pos.attacks_from(kind, them, king);
+            checks += (from & empty_back & !unsafe_squares).count() as i32;
+        }
+        checks
+    }
+}
+
+impl Tapered {
+    fn plus(self, other: Tapered) -> Tapered {
+        Tapered {
+            mg: self.mg + other.mg,
+            eg: self.eg + other.eg,
+        }
     }
 }
 

@@ -6,9 +6,11 @@
 pub mod bench;
 mod engine;
 mod eval;
+mod history;
 mod limits;
 pub mod params;
 mod search;
+mod see;
 mod tt;
 pub mod uci;
 

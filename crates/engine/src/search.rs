@@ -1,14 +1,21 @@
 //! The search: iterative deepening, principal variation search with
-//! aspiration windows, a transposition table, quiescence search, move
-//! ordering (hash move, MVV-LVA, killers, history), null-move pruning,
-//! reverse futility, futility and late-move pruning, late-move reductions
-//! and a check extension. Drops and gating moves are searched like any other
-//! move. One thread; a node-limited search is deterministic.
+//! aspiration windows, a bucketed transposition table (with the static
+//! evaluation), a quiescence search over captures that do not lose material
+//! by static exchange, move ordering (hash move, winning captures by victim
+//! and capture history, killers, quiet and continuation history, losing
+//! captures last), null-move pruning, reverse futility, futility, late-move
+//! and exchange pruning (checking moves exempt), internal iterative
+//! reduction, history-adjusted late-move reductions, singular extensions and
+//! a check extension for checks that do not lose material. Drops and gating
+//! moves are searched like any other move. One thread; a node-limited
+//! search is deterministic.
 
 use crate::eval::Evaluator;
+use crate::history::{Heuristics, Played};
 use crate::limits::{Deadline, Limits};
 use crate::params::Params;
-use crate::tt::{Bound, Table};
+use crate::see::see_at_least;
+use crate::tt::{Bound, Entry, Stored, Table};
 use ajaxlab_rules::{Color, Move, MoveKind, MoveList, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -100,6 +107,10 @@ pub struct Features {
     pub check_extension: bool,
     /// Killer and history move ordering (hash move and MVV-LVA stay).
     pub history: bool,
+    /// Singular extensions.
+    pub singular: bool,
+    /// Internal iterative reduction.
+    pub iir: bool,
 }
 
 impl Default for Features {
@@ -111,19 +122,23 @@ impl Default for Features {
             aspiration: true,
             check_extension: true,
             history: true,
+            singular: true,
+            iir: true,
         }
     }
 }
 
 impl Features {
     /// Names accepted by [`Features::disable`].
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 8] = [
         "null-move",
         "lmr",
         "pruning",
         "aspiration",
         "check-extension",
         "history",
+        "singular",
+        "iir",
     ];
 
     /// The names of the features switched off.
@@ -135,6 +150,8 @@ impl Features {
             self.aspiration,
             self.check_extension,
             self.history,
+            self.singular,
+            self.iir,
         ];
         Self::NAMES
             .iter()
@@ -153,6 +170,8 @@ impl Features {
             "aspiration" => &mut self.aspiration,
             "check-extension" => &mut self.check_extension,
             "history" => &mut self.history,
+            "singular" => &mut self.singular,
+            "iir" => &mut self.iir,
             _ => return false,
         };
         *flag = false;
@@ -160,45 +179,37 @@ impl Features {
     }
 }
 
-/// Killer moves and history, kept between searches of one game.
-pub(crate) struct Heuristics {
-    killers: Vec<[Option<Move>; 2]>,
-    history: Vec<i32>,
+/// What the search keeps about each ply of the line it is on.
+#[derive(Clone, Copy, Debug, Default)]
+struct PlyState {
+    /// Static evaluation, `None` when in check.
+    static_eval: Option<i32>,
+    /// The move that left this ply (`None` for a null move).
+    played: Option<Played>,
+    /// A move left out by the singular-extension test.
+    excluded: Option<Move>,
 }
 
-const HISTORY_SQUARES: usize = ajaxlab_rules::SQUARE_COUNT;
-const HISTORY_MAX: i32 = 16_384;
+/// Largest depth and move index of the reduction table.
+const REDUCTION_TABLE: usize = 64;
 
-impl Heuristics {
-    pub(crate) fn new() -> Heuristics {
-        Heuristics {
-            killers: vec![[None; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * HISTORY_SQUARES * HISTORY_SQUARES],
+/// Late-move reductions, in plies, by depth and move number.
+fn reduction_table(params: &Params) -> Vec<i32> {
+    let mut table = vec![0; REDUCTION_TABLE * REDUCTION_TABLE];
+    for depth in 1..REDUCTION_TABLE {
+        for index in 1..REDUCTION_TABLE {
+            let d = (depth as f64).ln();
+            let i = (index as f64).ln();
+            let r =
+                f64::from(params.lmr_base) / 100.0 + d * i / (f64::from(params.lmr_div) / 100.0);
+            table[depth * REDUCTION_TABLE + index] = r.max(0.0) as i32;
         }
     }
-
-    pub(crate) fn clear(&mut self) {
-        *self = Heuristics::new();
-    }
-
-    #[inline]
-    fn history_index(color: Color, m: Move) -> usize {
-        (color.index() * HISTORY_SQUARES + m.from().index()) * HISTORY_SQUARES + m.to().index()
-    }
-
-    fn reward(&mut self, color: Color, m: Move, bonus: i32) {
-        let h = &mut self.history[Self::history_index(color, m)];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
+    table
 }
 
-/// Late-move reduction, in plies, for the `index`-th move at `depth`.
-fn reduction(params: &Params, depth: i32, index: usize) -> i32 {
-    let d = f64::from(depth.max(1)).ln();
-    let i = (index.max(1) as f64).ln();
-    let r = f64::from(params.lmr_base) / 100.0 + d * i / (f64::from(params.lmr_div) / 100.0);
-    r.max(0.0) as i32
-}
+/// Marks a TT entry's static evaluation as absent (stored from a node in check).
+const NO_EVAL: i32 = i16::MIN as i32;
 
 /// One search.
 pub(crate) struct Searcher<'a> {
@@ -216,8 +227,17 @@ pub(crate) struct Searcher<'a> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    root_depth: i32,
+    reductions: Vec<i32>,
+    stack: Vec<PlyState>,
     pv: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
+}
+
+/// The move list of a node with each move's ordering score.
+struct Ordered {
+    moves: MoveList,
+    scores: Vec<i32>,
 }
 
 impl<'a> Searcher<'a> {
@@ -251,6 +271,9 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            root_depth: 1,
+            reductions: reduction_table(params),
+            stack: vec![PlyState::default(); MAX_PLY + 4],
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
         }
@@ -263,6 +286,7 @@ impl<'a> Searcher<'a> {
         root: &Position,
         listener: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.tt.new_search();
         let legal = root.legal_moves();
         let mut result = SearchResult {
             best: legal.first().copied(),
@@ -287,6 +311,7 @@ impl<'a> Searcher<'a> {
         let mut previous = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.root_depth = depth as i32;
             let score = self.aspiration(root, depth as i32, previous);
             if self.stopped && depth > 1 {
                 // A partial iteration may still have improved the root move.
@@ -332,7 +357,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn aspiration(&mut self, root: &Position, depth: i32, previous: i32) -> i32 {
-        if depth < 5 || !self.features.aspiration {
+        if depth < self.params.aspiration_depth || !self.features.aspiration {
             return self.negamax(root, depth, -INFINITY, INFINITY, 0, true);
         }
         let mut window = self.params.aspiration;
@@ -386,12 +411,47 @@ impl<'a> Searcher<'a> {
             .any(|&h| h == hash)
     }
 
+    /// The static evaluation, from the table when it has one.
+    fn static_eval(&self, pos: &Position, entry: Option<&Entry>) -> i32 {
+        match entry.map(|e| i32::from(e.eval)) {
+            Some(eval) if eval != NO_EVAL => eval,
+            _ => self.eval.evaluate(pos),
+        }
+    }
+
+    /// Whether the static eval at `ply` is better than two plies before.
+    fn improving(&self, ply: usize, eval: Option<i32>) -> bool {
+        let Some(eval) = eval else { return false };
+        let earlier = [2, 4]
+            .iter()
+            .filter_map(|&back| ply.checked_sub(back))
+            .find_map(|p| self.stack[p].static_eval);
+        earlier.is_none_or(|e| eval > e)
+    }
+
+    /// The moves played at the two plies before `ply`, for the continuation history.
+    fn previous(&self, ply: usize) -> [Option<Played>; 2] {
+        let at = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].played);
+        [at(1), at(2)]
+    }
+
+    fn played(pos: &Position, m: Move) -> Played {
+        Played {
+            kind: pos.moving_piece(m).map_or(PieceKind::Pawn, |p| p.kind),
+            to: m.to().index(),
+        }
+    }
+
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the node's steps read best in their order"
+    )]
     fn negamax(
         &mut self,
         pos: &Position,
         depth: i32,
         mut alpha: i32,
-        beta: i32,
+        mut beta: i32,
         ply: usize,
         null_ok: bool,
     ) -> i32 {
@@ -406,25 +466,36 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let pv_node = beta - alpha > 1;
-        if ply > 0 {
+        let root = ply == 0;
+        if !root {
             if pos.halfmove_clock() >= 100 || self.is_repetition(pos) {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
-                return self.eval.evaluate(pos);
+                return if in_check { 0 } else { self.eval.evaluate(pos) };
             }
-            let mated = -MATE + ply as i32;
-            if mated >= beta {
-                return mated;
+            // Mate distance: no line from here beats a mate already found nearer the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
             }
         }
-        let depth = depth.max(1);
+        let mut depth = depth.max(1);
+        let excluded = self.stack[ply].excluded;
 
         let hash = pos.hash();
-        let entry = self.tt.probe(hash);
+        let entry = if excluded.is_none() {
+            self.tt.probe(hash)
+        } else {
+            None
+        };
         let hash_move = entry.and_then(|e| e.best);
-        if let Some(e) = entry.filter(|e| !pv_node && ply > 0 && i32::from(e.depth) >= depth) {
-            let score = from_tt(i32::from(e.score), ply);
+        let tt_score = entry.map(|e| from_tt(i32::from(e.score), ply));
+        if let (Some(e), Some(score)) = (entry, tt_score)
+            && !pv_node
+            && i32::from(e.depth) >= depth
+        {
             let cutoff = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => score >= beta,
@@ -435,28 +506,35 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.eval.evaluate(pos)
-        };
-        if !pv_node && !in_check && ply > 0 {
+        let static_eval = (!in_check).then(|| self.static_eval(pos, entry.as_ref()));
+        self.stack[ply].static_eval = static_eval;
+        let improving = self.improving(ply, static_eval);
+        let p = self.params;
+        if let Some(eval) = static_eval
+            && !pv_node
+            && !root
+            && excluded.is_none()
+        {
+            let margin = (p.rfp_margin - p.rfp_improving * i32::from(improving)) * depth;
             if self.features.pruning
-                && depth <= 6
-                && static_eval - self.params.rfp_margin * depth >= beta
+                && depth <= p.rfp_depth
+                && eval - margin >= beta
                 && beta.abs() < MATE_BOUND
             {
-                return static_eval;
+                return eval;
             }
             if self.features.null_move
                 && null_ok
-                && depth >= 3
-                && static_eval >= beta
+                && depth >= p.nmp_min_depth
+                && eval >= beta
                 && self.has_pieces(pos)
             {
-                let r = self.params.nmp_base + depth / self.params.nmp_depth_div.max(1);
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_div.max(1)
+                    + ((eval - beta) / p.nmp_eval_div.max(1)).min(3);
                 let mut child = *pos;
                 child.play_null();
+                self.stack[ply].played = None;
                 self.history.push(hash);
                 let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.history.pop();
@@ -468,57 +546,134 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        if self.features.iir && depth >= p.iir_depth && hash_move.is_none() && excluded.is_none() {
+            depth -= 1;
+        }
 
-        let mut moves = pos.legal_moves();
+        let moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut scores = self.score_moves(pos, &moves, hash_move, ply);
+        let mut ordered = self.order(pos, moves, hash_move, ply);
+        let previous = self.previous(ply);
+        let side = pos.side_to_move();
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut searched = 0usize;
+        let mut quiets_tried: Vec<(Move, Played)> = Vec::new();
+        let mut captures_tried: Vec<(Played, PieceKind)> = Vec::new();
         self.history.push(hash);
-        for index in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, index);
-            let quiet = is_quiet(pos, m);
-            if self.features.pruning
-                && !pv_node
-                && !in_check
-                && quiet
-                && best > -MATE_BOUND
-                && index > 0
-            {
-                if depth <= 8 && quiets_tried.len() as i32 >= self.params.lmp_base + depth * depth {
-                    continue;
-                }
-                if depth <= 4 && static_eval + self.params.futility_margin * depth <= alpha {
-                    continue;
-                }
+        for index in 0..ordered.moves.len() {
+            let (m, order_score) = pick(&mut ordered, index);
+            if Some(m) == excluded {
+                continue;
             }
+            let quiet = is_quiet(pos, m);
+            let played = Self::played(pos, m);
             let mut child = *pos;
             child.play_unchecked(m);
             let gives_check = child.in_check();
-            let new_depth = depth - 1 + i32::from(gives_check && self.features.check_extension);
-            let score = if index == 0 {
+            let killer = order_score == KILLER_SCORE || order_score == KILLER_SCORE - 1;
+            let quiet_history = if quiet {
+                self.heuristics.quiet(side, m) + self.heuristics.continuation(&previous, played)
+            } else {
+                0
+            };
+
+            if self.features.pruning && !root && best > -MATE_BOUND && searched > 0 {
+                if quiet && !gives_check && !in_check {
+                    let lmp_limit = (p.lmp_base + depth * depth) / (2 - i32::from(improving));
+                    if depth <= p.lmp_depth && quiets_tried.len() as i32 >= lmp_limit {
+                        continue;
+                    }
+                    if let Some(eval) = static_eval
+                        && depth <= p.futility_depth
+                        && eval + p.futility_base + p.futility_margin * depth <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= p.see_depth
+                        && !see_at_least(pos, self.eval, m, -p.see_quiet * depth * depth)
+                    {
+                        continue;
+                    }
+                } else if !quiet
+                    && !gives_check
+                    && depth <= p.see_depth
+                    && !see_at_least(pos, self.eval, m, -p.see_capture * depth)
+                {
+                    continue;
+                }
+            }
+
+            let mut extension = 0;
+            if self.features.singular
+                && !root
+                && Some(m) == hash_move
+                && depth >= p.singular_depth
+                && excluded.is_none()
+                && let (Some(e), Some(score)) = (entry, tt_score)
+                && i32::from(e.depth) >= depth - 3
+                && e.bound != Bound::Upper
+                && score.abs() < MATE_BOUND
+            {
+                let singular_beta = score - p.singular_margin * depth;
+                self.stack[ply].excluded = Some(m);
+                self.history.pop();
+                let s = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                );
+                self.history.push(hash);
+                self.stack[ply].excluded = None;
+                self.stack[ply].static_eval = static_eval;
+                if self.stopped {
+                    self.history.pop();
+                    return 0;
+                }
+                if s < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    // Several moves beat beta: this node cuts off anyway.
+                    self.history.pop();
+                    return singular_beta;
+                }
+            } else if gives_check
+                && self.features.check_extension
+                && (ply as i32) < 2 * self.root_depth
+                && see_at_least(pos, self.eval, m, 0)
+            {
+                extension = 1;
+            }
+            let new_depth = depth - 1 + extension;
+
+            self.stack[ply].played = Some(played);
+            let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
-                let r = if self.features.lmr
-                    && depth >= 3
-                    && index >= 3
+                let mut r = 0;
+                if self.features.lmr
+                    && depth >= p.lmr_min_depth
+                    && searched >= p.lmr_min_move.max(1) as usize
                     && quiet
                     && !in_check
-                    && !gives_check
                 {
-                    let mut r = reduction(self.params, depth, index);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    r.clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
+                    let d = (depth as usize).min(REDUCTION_TABLE - 1);
+                    let i = searched.min(REDUCTION_TABLE - 1);
+                    r = self.reductions[d * REDUCTION_TABLE + i];
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    r -= i32::from(killer);
+                    r -= i32::from(gives_check);
+                    r -= quiet_history / p.lmr_history_div.max(1);
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
                 let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && r > 0 {
                     s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
@@ -532,8 +687,11 @@ impl<'a> Searcher<'a> {
                 self.history.pop();
                 return 0;
             }
+            searched += 1;
             if quiet {
-                quiets_tried.push(m);
+                quiets_tried.push((m, played));
+            } else if let Some(victim) = pos.captured_kind(m) {
+                captures_tried.push((played, victim));
             }
             if score > best {
                 best = score;
@@ -542,8 +700,24 @@ impl<'a> Searcher<'a> {
                     best_move = Some(m);
                     self.update_pv(ply, m);
                     if alpha >= beta {
-                        if quiet {
-                            self.reward_cutoff(pos.side_to_move(), m, &quiets_tried, depth, ply);
+                        let bonus = (p.history_mult * depth * depth).min(p.history_max);
+                        if self.features.history {
+                            if quiet {
+                                self.heuristics.reward_quiet(
+                                    side,
+                                    ply,
+                                    (m, played),
+                                    &quiets_tried,
+                                    &previous,
+                                    bonus,
+                                );
+                            } else if let Some(victim) = pos.captured_kind(m) {
+                                self.heuristics.reward_capture(
+                                    (played, victim),
+                                    &captures_tried,
+                                    bonus,
+                                );
+                            }
                         }
                         break;
                     }
@@ -551,15 +725,29 @@ impl<'a> Searcher<'a> {
             }
         }
         self.history.pop();
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt
-            .store(hash, best_move, to_tt(best, ply), depth, bound);
+        if searched == 0 {
+            // Only the excluded move was legal: the singular test fails low.
+            return alpha;
+        }
+        if excluded.is_none() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                hash,
+                Stored {
+                    best: best_move,
+                    score: to_tt(best, ply),
+                    eval: static_eval.unwrap_or(NO_EVAL),
+                    depth,
+                    bound,
+                },
+            );
+        }
         best
     }
 
@@ -573,36 +761,56 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.eval.evaluate(pos) };
         }
-        let stand_pat = if in_check {
-            -INFINITY
-        } else {
-            self.eval.evaluate(pos)
-        };
+        let hash = pos.hash();
+        let entry = self.tt.probe(hash);
+        if let Some(e) = entry
+            && beta - alpha == 1
+        {
+            let score = from_tt(i32::from(e.score), ply);
+            let cutoff = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cutoff {
+                return score;
+            }
+        }
+        let static_eval = (!in_check).then(|| self.static_eval(pos, entry.as_ref()));
+        let stand_pat = static_eval.unwrap_or(-INFINITY);
         if stand_pat >= beta {
             return stand_pat;
         }
+        let original_alpha = alpha;
         alpha = alpha.max(stand_pat);
-        let all = pos.legal_moves();
-        if all.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        let mut moves = MoveList::new();
-        for &m in all.iter() {
-            let tactical =
-                pos.captured_kind(m).is_some() || m.promotion_kind() == Some(PieceKind::Queen);
-            if in_check || tactical {
-                moves.push(m);
+        let moves = if in_check {
+            let all = pos.legal_moves();
+            if all.is_empty() {
+                return -MATE + ply as i32;
             }
-        }
-        let mut scores = self.score_moves(pos, &moves, None, MAX_PLY);
+            all
+        } else {
+            pos.legal_tactical_moves()
+        };
+        let hash_move = entry.and_then(|e| e.best);
+        let mut ordered = self.order(pos, moves, hash_move, MAX_PLY);
         let mut best = stand_pat;
-        for index in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, index);
+        let mut best_move = None;
+        for index in 0..ordered.moves.len() {
+            let (m, _) = pick(&mut ordered, index);
             if !in_check {
+                if m.promotion_kind()
+                    .is_some_and(|k| k != self.eval.best_promotion())
+                {
+                    continue;
+                }
                 let gain = pos.captured_kind(m).map_or(0, |k| self.eval.piece_value(k));
                 if stand_pat + gain + self.params.delta_margin < alpha
                     && m.promotion_kind().is_none()
                 {
+                    continue;
+                }
+                if !see_at_least(pos, self.eval, m, self.params.qs_see) {
                     continue;
                 }
             }
@@ -616,12 +824,30 @@ impl<'a> Searcher<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if alpha >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            hash,
+            Stored {
+                best: best_move,
+                score: to_tt(best, ply),
+                eval: static_eval.unwrap_or(NO_EVAL),
+                depth: 0,
+                bound,
+            },
+        );
         best
     }
 
@@ -640,77 +866,77 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    fn reward_cutoff(&mut self, side: Color, m: Move, tried: &[Move], depth: i32, ply: usize) {
-        let bonus = (depth * depth).min(400);
-        self.heuristics.reward(side, m, bonus * 32);
-        for &other in tried {
-            if other != m {
-                self.heuristics.reward(side, other, -bonus * 32);
-            }
-        }
-        let killers = &mut self.heuristics.killers[ply];
-        if killers[0] != Some(m) {
-            killers[1] = killers[0];
-            killers[0] = Some(m);
-        }
-    }
-
-    fn score_moves(
+    /// Scores every move for ordering: the hash move, then captures and
+    /// queen promotions that do not lose material (most valuable victim
+    /// first, then by capture history), killers, quiet moves by history,
+    /// and last the captures that lose material and under-promotions.
+    fn order(
         &self,
         pos: &Position,
-        moves: &MoveList,
+        moves: MoveList,
         hash_move: Option<Move>,
         ply: usize,
-    ) -> Vec<i32> {
+    ) -> Ordered {
         let side = pos.side_to_move();
-        let killers = self
-            .heuristics
-            .killers
-            .get(ply)
-            .copied()
-            .unwrap_or([None; 2]);
-        moves
+        let killers = self.heuristics.killers(ply);
+        let previous = self.previous(ply.min(MAX_PLY));
+        let scores = moves
             .iter()
             .map(|&m| {
                 if Some(m) == hash_move {
-                    return 1 << 30;
+                    return HASH_SCORE;
                 }
+                let played = Self::played(pos, m);
                 if let Some(victim) = pos.captured_kind(m) {
-                    let attacker = pos
-                        .moving_piece(m)
-                        .map_or(0, |p| self.eval.piece_value(p.kind));
-                    return (1 << 28) + self.eval.piece_value(victim) * 16 - attacker / 16;
+                    let value = self.eval.piece_value(victim) * 8
+                        + self.heuristics.capture(played.kind, played.to, victim) / 16;
+                    return if see_at_least(pos, self.eval, m, 0) {
+                        GOOD_CAPTURE_SCORE + value
+                    } else {
+                        BAD_CAPTURE_SCORE + value
+                    };
                 }
                 if let Some(p) = m.promotion_kind() {
-                    return (1 << 27) + self.eval.piece_value(p);
+                    return if p == self.eval.best_promotion() {
+                        GOOD_CAPTURE_SCORE + self.eval.piece_value(p)
+                    } else {
+                        BAD_CAPTURE_SCORE
+                    };
                 }
                 if !self.features.history {
                     return 0;
                 }
                 if killers[0] == Some(m) {
-                    return 1 << 26;
+                    return KILLER_SCORE;
                 }
                 if killers[1] == Some(m) {
-                    return (1 << 26) - 1;
+                    return KILLER_SCORE - 1;
                 }
-                self.heuristics.history[Heuristics::history_index(side, m)]
+                self.heuristics.quiet(side, m) + self.heuristics.continuation(&previous, played)
             })
-            .collect()
+            .collect();
+        Ordered { moves, scores }
     }
 }
 
-/// Brings the best-scored remaining move to `index` and returns it.
+const HASH_SCORE: i32 = 1 << 30;
+const GOOD_CAPTURE_SCORE: i32 = 1 << 28;
+const KILLER_SCORE: i32 = 1 << 26;
+const BAD_CAPTURE_SCORE: i32 = -(1 << 26);
+
+/// Brings the best-scored remaining move to `index` and returns it with its score.
 #[inline]
-fn pick(moves: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
+fn pick(ordered: &mut Ordered, index: usize) -> (Move, i32) {
+    let scores = &mut ordered.scores;
     let mut best = index;
     for i in index + 1..scores.len() {
         if scores[i] > scores[best] {
             best = i;
         }
     }
-    moves.as_mut_slice().swap(index, best);
+    ordered.moves.as_mut_slice().swap(index, best);
     scores.swap(index, best);
-    moves[index]
+    (ordered.moves[index], scores[index])
 }
 
 fn is_quiet(pos: &Position, m: Move) -> bool {

@@ -30,6 +30,9 @@ pub(crate) trait Sink {
     fn satisfied(&self) -> bool {
         false
     }
+    /// Whether only tactical moves are wanted: captures (en passant
+    /// included) and promotions; no quiet piece moves, drops or castling.
+    const TACTICAL: bool = false;
 }
 
 impl Sink for MoveList {
@@ -42,6 +45,22 @@ impl Sink for MoveList {
         unreachable!("a move list is never sent bare counts")
     }
     const COUNTS: bool = false;
+}
+
+/// Collects the tactical moves only (a quiescence search's moves).
+struct Tactical(MoveList);
+
+impl Sink for Tactical {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+    #[inline]
+    fn add(&mut self, _n: u64) {
+        unreachable!("a move list is never sent bare counts")
+    }
+    const COUNTS: bool = false;
+    const TACTICAL: bool = true;
 }
 
 /// Counts moves.
@@ -119,6 +138,15 @@ impl Position {
         any.0
     }
 
+    /// The legal captures (en passant included) and promotions, with their
+    /// gated forms: the moves of a quiescence search, generated without the
+    /// quiet moves. Drops and castling never capture and are left out.
+    pub fn legal_tactical_moves(&self) -> MoveList {
+        let mut sink = Tactical(MoveList::new());
+        self.generate(&mut sink);
+        sink.0
+    }
+
     /// Whether `m` is a legal move here.
     pub fn is_legal(&self, m: Move) -> bool {
         self.legal_moves().contains(m)
@@ -161,7 +189,10 @@ impl Position {
                 continue;
             }
             for from in self.pieces(us, kind) {
-                let targets = self.targets(kind, from, &f);
+                let mut targets = self.targets(kind, from, &f);
+                if S::TACTICAL {
+                    targets &= f.enemy;
+                }
                 if targets.is_empty() {
                     continue;
                 }
@@ -186,6 +217,9 @@ impl Position {
         }
         self.king_moves(sink, &f);
         self.pawn_moves(sink, &f);
+        if S::TACTICAL {
+            return;
+        }
         self.drops(sink, &f);
         if !f.in_check && !sink.satisfied() {
             self.castling_moves(sink, &f);
@@ -225,14 +259,22 @@ impl Position {
     /// Squares the piece on `sq` attacks (could capture on), with the current
     /// occupancy: capturing moves only, whatever stands there.
     pub fn piece_attacks(&self, sq: Square) -> Bitboard {
-        let Some(piece) = self.piece_at(sq) else {
-            return Bitboard::EMPTY;
-        };
-        let t = self.tables();
-        if piece.kind == PieceKind::Pawn {
-            return t.pawn_attacks[piece.color.index()][sq.index()];
+        match self.piece_at(sq) {
+            Some(piece) => self.attacks_from(piece.kind, piece.color, sq),
+            None => Bitboard::EMPTY,
         }
-        let k = t.kind(piece.kind);
+    }
+
+    /// Squares a `kind` of `color` standing on `sq` would attack (could
+    /// capture on) with the current occupancy, whatever stands on `sq`: for
+    /// an evaluation's check squares (where a piece would give check from)
+    /// and threats.
+    pub fn attacks_from(&self, kind: PieceKind, color: Color, sq: Square) -> Bitboard {
+        let t = self.tables();
+        if kind == PieceKind::Pawn {
+            return t.pawn_attacks[color.index()][sq.index()];
+        }
+        let k = t.kind(kind);
         let occ = self.occupied();
         let mut bb = k.leap_both[sq.index()] | k.leap_capture[sq.index()];
         for lines in [k.slide_both, k.slide_capture].into_iter().flatten() {
@@ -243,7 +285,7 @@ impl Position {
                 bb = bb.with(leap.target);
             }
         }
-        bb
+        bb & t.board
     }
 
     /// Squares a non-pawn `kind` on `from` may move to (pseudo-legal).
@@ -347,7 +389,10 @@ impl Position {
     }
 
     fn king_moves<S: Sink>(&self, sink: &mut S, f: &Frame) {
-        let targets = self.targets(PieceKind::King, f.king, f);
+        let mut targets = self.targets(PieceKind::King, f.king, f);
+        if S::TACTICAL {
+            targets &= f.enemy;
+        }
         let gated = f.gating.contains(f.king);
         let occ = f.occ.without(f.king);
         for to in targets {
@@ -378,8 +423,13 @@ impl Position {
 
         // Pawns that cannot be pinned, in bulk; the rest one move at a time.
         let free = pawns & !f.suspects;
-        let single = shift(free, fwd) & f.empty;
-        let double = shift(single & third, fwd) & f.empty;
+        let mut single = shift(free, fwd) & f.empty;
+        let double = if S::TACTICAL {
+            single &= last;
+            Bitboard::EMPTY
+        } else {
+            shift(single & third, fwd) & f.empty
+        };
         let left = shift(free, fwd - 1) & f.enemy;
         let right = shift(free, fwd + 1) & f.enemy;
         for (set, delta) in [
@@ -411,7 +461,7 @@ impl Position {
         for from in pawns & f.suspects {
             let one = offset_checked(from, fwd).filter(|s| f.empty.contains(*s));
             let mut targets = t.pawn_attacks[f.us.index()][from.index()] & f.enemy;
-            if let Some(one) = one {
+            if let Some(one) = one.filter(|s| !S::TACTICAL || last.contains(*s)) {
                 targets = targets.with(one);
                 if let Some(two) = offset_checked(one, fwd)
                     .filter(|two| third.contains(one) && f.empty.contains(*two))

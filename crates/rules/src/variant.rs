@@ -290,6 +290,26 @@ impl Variant {
         self.tables.board.contains(sq)
     }
 
+    /// Squares a non-pawn `kind` on `sq` reaches in one move on an empty
+    /// board, by moving or capturing: the piece's reach, from which an
+    /// evaluation derives square tables for any piece.
+    pub fn empty_board_reach(&self, kind: PieceKind, sq: crate::Square) -> crate::Bitboard {
+        let t = &self.tables;
+        let k = t.kind(kind);
+        let i = sq.index();
+        let mut bb = k.leap_both[i] | k.leap_move[i] | k.leap_capture[i];
+        for lines in [k.slide_both, k.slide_move, k.slide_capture]
+            .into_iter()
+            .flatten()
+        {
+            bb |= t.slide_attacks(lines, sq, crate::Bitboard::EMPTY);
+        }
+        for leap in &k.lame[i] {
+            bb = bb.with(leap.target);
+        }
+        bb & t.board
+    }
+
     /// Whether a FEN of this variant carries a `[...]` hand.
     pub fn has_hand(&self) -> bool {
         !matches!(self.def.hand, HandRule::None)

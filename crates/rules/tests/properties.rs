@@ -5,7 +5,8 @@
 //! round-trips; every legal move's UCI and SAN text parse back to the same
 //! move; every legal move leaves the mover's king safe; the bulk count equals
 //! the generated list, and the early-stopping test for any legal move agrees
-//! with it (here and after every move); and taking a move back restores the
+//! with it (here and after every move); the tactical generator gives exactly
+//! the legal captures and promotions; and taking a move back restores the
 //! exact position.
 
 #![allow(
@@ -38,6 +39,15 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
     let moves = pos.legal_moves();
     prop_assert_eq!(pos.count_legal_moves(), moves.len() as u64);
     prop_assert_eq!(pos.has_legal_move(), !moves.is_empty(), "{}", fen);
+    let mut tactical: Vec<_> = pos.legal_tactical_moves().iter().copied().collect();
+    let mut expected: Vec<_> = moves
+        .iter()
+        .copied()
+        .filter(|&m| pos.captured_kind(m).is_some() || m.promotion_kind().is_some())
+        .collect();
+    tactical.sort_by_key(|m| m.to_bits());
+    expected.sort_by_key(|m| m.to_bits());
+    prop_assert_eq!(tactical, expected, "tactical moves of {}", fen);
     let mover = pos.side_to_move();
     for &m in moves.iter() {
         let uci = pos.uci(m).to_string();
