@@ -322,6 +322,18 @@ impl Evaluator {
         self.value_mg[kind.index()]
     }
 
+    /// Whether `pos` is quiet: the side to move is not in check and has no
+    /// capture or promotion that wins material by static exchange. A tuner
+    /// fits the evaluation to positions like these, where the static score
+    /// is what a quiescence search would return.
+    pub fn is_quiet(&self, pos: &Position) -> bool {
+        !pos.in_check()
+            && pos
+                .legal_tactical_moves()
+                .iter()
+                .all(|&m| crate::see::see(pos, self, m) <= 0 && m.promotion_kind().is_none())
+    }
+
     /// The variant's kinds from least to most valuable, the king last.
     pub(crate) fn kinds_by_value(&self) -> &[PieceKind] {
         &self.kinds_by_value
@@ -712,6 +724,17 @@ mod tests {
         )
         .unwrap();
         assert!(eval.evaluate(&on_board) > eval.evaluate(&in_hand) + 100);
+    }
+
+    #[test]
+    fn a_position_with_a_winning_capture_is_not_quiet() {
+        let eval = Evaluator::new(VariantKind::Chess, &Params::default());
+        let hanging =
+            Position::from_fen(VariantKind::Chess, "4k3/8/8/3n4/8/8/3R4/4K3 w - - 0 1").unwrap();
+        let defended =
+            Position::from_fen(VariantKind::Chess, "4k3/8/4p3/3n4/8/8/3R4/4K3 w - - 0 1").unwrap();
+        assert!(!eval.is_quiet(&hanging));
+        assert!(eval.is_quiet(&defended));
     }
 
     #[test]
