@@ -471,7 +471,7 @@ fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
-        .flat_map(|p| ajaxlab_arena::parquet_io::read_games(&p).unwrap().0)
+        .flat_map(|p| ajaxlab_store::read_games(&p).unwrap().games)
         .map(|g| g.game_id)
         .collect();
     ids.sort_unstable();

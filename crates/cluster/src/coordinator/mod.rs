@@ -15,13 +15,12 @@ pub mod validate;
 
 use crate::campaign::parse_campaign;
 use crate::convert::{game_from_proto, work_unit};
-use ajaxlab_arena::GameRecord;
 use ajaxlab_arena::live::LiveStats;
-use ajaxlab_arena::parquet_io::{
-    SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
-};
 use ajaxlab_proto::v1;
 use ajaxlab_stats::Pentanomial;
+use ajaxlab_store::{
+    GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
+};
 use kinds::{Live, UnitPerturbation, first_player_balance, white_counts};
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
@@ -430,9 +429,9 @@ impl Coordinator {
         for (unit, campaign, worker) in pending {
             let file = self.unit_file(&campaign, &unit);
             if file.exists() {
-                let (games, _) =
+                let file =
                     read_games(&file).map_err(|e| CoordinatorError::Internal(e.to_string()))?;
-                self.count_unit(&campaign, &unit, &worker, &games)?;
+                self.count_unit(&campaign, &unit, &worker, &file.games)?;
             }
         }
         Ok(())
@@ -901,7 +900,7 @@ impl Coordinator {
         let campaign = held.campaign;
         let perturbation =
             UnitPerturbation::from_text(&held.spsa).map_err(CoordinatorError::Internal)?;
-        let (config, metadata) = {
+        let (config, mut metadata) = {
             let campaigns = self
                 .campaigns
                 .lock()
@@ -930,12 +929,12 @@ impl Coordinator {
         }
         let mut sorted = records;
         sorted.sort_by_key(|g| g.game_id);
-        let names: Vec<&str> = ajaxlab_engine::params::SPECS
+        metadata.param_names = ajaxlab_engine::params::SPECS
             .iter()
-            .map(|s| s.name)
+            .map(|s| s.name.to_owned())
             .collect();
         let file = self.unit_file(&campaign, unit);
-        write_games(&file, &sorted, &names, &metadata)
+        write_games(&file, &sorted, &metadata)
             .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
         self.count_unit(&campaign, unit, worker, &sorted)?;
         bump(&self.counters.accepted, 1);
@@ -981,7 +980,8 @@ impl Coordinator {
             stats.add_pair(&pair[0], &pair[1]);
         }
         let penta = stats.pentanomial;
-        let white = white_counts(games).map(|n| n as i64);
+        let white = white_counts(games);
+        let white = [white.wins, white.draws, white.losses].map(|n| n as i64);
         let mut db = self.db();
         let tx = db.transaction()?;
         let unit_row: Option<(String, String)> = tx
