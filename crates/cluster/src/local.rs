@@ -3,7 +3,7 @@
 //! Interrupted, it resumes where it stopped when run again.
 
 use crate::campaign::parse_campaign;
-use crate::coordinator::{CampaignView, Coordinator, CoordinatorError, Scope};
+use crate::coordinator::{CampaignState, CampaignView, Coordinator, CoordinatorError, Scope};
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -169,7 +169,7 @@ async fn watch(
         // The bar shows the part still playing (or the last one).
         let shown = now
             .iter()
-            .find(|v| v.state == "running")
+            .find(|v| v.state == CampaignState::Running)
             .or(now.last())
             .map(|v| format!("{}: {}", v.id, standing(v)))
             .unwrap_or_default();
@@ -178,10 +178,7 @@ async fn watch(
             eprintln!("{done}/{total} games; {shown}");
             last_log = Instant::now();
         }
-        if now
-            .iter()
-            .all(|v| matches!(v.state.as_str(), "finished" | "stopped"))
-        {
+        if now.iter().all(|v| v.state.is_over()) {
             bar.finish_and_clear();
             return Ok(now);
         }

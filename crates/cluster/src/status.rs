@@ -196,7 +196,7 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
                 kind = view.kind,
                 extra = kind_text(&view),
                 id = escape(&view.id),
-                state = escape(&view.state),
+                state = escape(view.state.as_str()),
                 prio = view.priority,
                 total = view.pairs_total,
                 done = view.pairs_done,
@@ -228,8 +228,8 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
             html.push_str("</table></section>");
         }
         html.push_str("<h2>Workers</h2><table><tr><th>id</th><th>name</th><th>version</th><th>cores</th></tr>");
-        for (id, name, version, cores) in c.workers()? {
-            let _ = write!(html, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{cores}</td></tr>", escape(&id), escape(&name), escape(&version));
+        for w in c.workers()? {
+            let _ = write!(html, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", escape(&w.id), escape(&w.name), escape(&w.version), w.cores);
         }
         html.push_str("</table></body></html>");
         Ok(html)
@@ -250,7 +250,7 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
                 .map(|v| {
                     let e = v.pentanomial.elo().ok();
                     serde_json::json!({
-                        "id": v.id, "state": v.state, "priority": v.priority,
+                        "id": v.id, "state": v.state.as_str(), "priority": v.priority,
                         "pairs_total": v.pairs_total, "pairs_done": v.pairs_done,
                         "pentanomial": v.pentanomial.0,
                         "elo": e.map(|e| e.elo), "elo_ci95": e.map(|e| [e.interval.low, e.interval.high]),

@@ -10,7 +10,7 @@
 
 mod common;
 
-use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Submitted};
+use ajaxlab_cluster::coordinator::{CampaignState, Coordinator, CoordinatorError, Submitted};
 use ajaxlab_proto::v1;
 use common::{play, temp_dir};
 use std::time::Duration;
@@ -62,7 +62,7 @@ max_plies = 80
     play_out(&c, &w);
     let view = c.campaign("sprt").unwrap();
     let sprt = view.sprt.clone().unwrap();
-    assert_eq!(view.state, "finished");
+    assert_eq!(view.state, CampaignState::Finished);
     assert_eq!(sprt.verdict, "H1 accepted", "{view:?}");
     assert!(sprt.llr >= sprt.bounds.upper, "{sprt:?}");
     assert!(
@@ -125,7 +125,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
         units.push(unit.unit_id);
     }
     let straight = c.campaign("tune").unwrap();
-    assert_eq!(straight.state, "finished");
+    assert_eq!(straight.state, CampaignState::Finished);
     assert_eq!(straight.spsa.len(), 1);
     assert_ne!(straight.spsa[0].1, 300.0, "θ moved");
     let trajectory = dir.join("campaigns/tune/spsa.parquet");

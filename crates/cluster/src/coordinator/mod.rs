@@ -80,13 +80,73 @@ impl From<rusqlite::Error> for CoordinatorError {
     }
 }
 
+/// Where a campaign is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CampaignState {
+    /// Its units are handed out.
+    Running,
+    /// Held by an operator (or after repeated refusals); resumable.
+    Paused,
+    /// Ended by an operator.
+    Stopped,
+    /// Every pair counted, or its test decided.
+    Finished,
+}
+
+impl CampaignState {
+    /// Every state.
+    pub const ALL: [CampaignState; 4] = [
+        CampaignState::Running,
+        CampaignState::Paused,
+        CampaignState::Stopped,
+        CampaignState::Finished,
+    ];
+
+    /// The name stored in the database and sent on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CampaignState::Running => "running",
+            CampaignState::Paused => "paused",
+            CampaignState::Stopped => "stopped",
+            CampaignState::Finished => "finished",
+        }
+    }
+
+    /// Whether the campaign will play no more (finished or stopped).
+    pub const fn is_over(self) -> bool {
+        matches!(self, CampaignState::Finished | CampaignState::Stopped)
+    }
+}
+
+impl std::fmt::Display for CampaignState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// Text that names no [`CampaignState`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a campaign state (running, paused, stopped, finished)")]
+pub struct UnknownCampaignState(pub String);
+
+impl std::str::FromStr for CampaignState {
+    type Err = UnknownCampaignState;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        CampaignState::ALL
+            .into_iter()
+            .find(|s| s.as_str() == text)
+            .ok_or_else(|| UnknownCampaignState(text.to_owned()))
+    }
+}
+
 /// Progress of a campaign.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CampaignView {
     /// Id (its name).
     pub id: String,
-    /// running, paused, stopped, finished.
-    pub state: String,
+    /// Where it is in its life.
+    pub state: CampaignState,
     /// Priority.
     pub priority: u32,
     /// Pairs to play.
@@ -135,7 +195,7 @@ impl CampaignView {
         v1::Campaign {
             campaign_id: self.id.clone(),
             name: self.id.clone(),
-            state: self.state.clone(),
+            state: self.state.to_string(),
             priority: self.priority,
             pairs_total: self.pairs_total,
             pairs_done: self.pairs_done,
@@ -151,6 +211,45 @@ impl CampaignView {
             spsa_values: self.spsa.iter().map(|(_, v)| *v).collect(),
             white_score: self.white_score().unwrap_or(0.0),
         }
+    }
+}
+
+/// A registered worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerInfo {
+    /// Its id (`w-…`).
+    pub id: String,
+    /// The name it gave (by default its host name).
+    pub name: String,
+    /// Its build's version.
+    pub version: String,
+    /// Games it plays at once.
+    pub cores: u32,
+}
+
+/// A running campaign of the asking worker's engine build, as
+/// [`Coordinator::request_work`] weighs it.
+struct Candidate {
+    id: String,
+    priority: u32,
+    pairs_total: i64,
+    /// Pairs handed out in units so far.
+    next_pair: i64,
+    /// Units back in the pool (expired, released or refused).
+    free_units: i64,
+    /// Pairs out of the pool: the campaign's share of the workers so far.
+    pairs_out: i64,
+}
+
+impl Candidate {
+    /// Whether a unit of it is free or can still be made.
+    fn has_work(&self) -> bool {
+        self.free_units > 0 || self.next_pair < self.pairs_total
+    }
+
+    /// Its share per unit of priority: the least served goes first.
+    fn share(&self) -> f64 {
+        self.pairs_out as f64 / f64::from(self.priority.max(1))
     }
 }
 
@@ -594,9 +693,12 @@ impl Coordinator {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let live = campaigns.get(id);
+        let state = row.0.parse().map_err(|e: UnknownCampaignState| {
+            CoordinatorError::Internal(format!("campaign '{id}': {e}"))
+        })?;
         Ok(CampaignView {
             id: id.to_owned(),
-            state: row.0,
+            state,
             priority: row.1,
             pairs_total: row.2 as u64,
             pairs_done: penta.pairs(),
@@ -644,17 +746,17 @@ impl Coordinator {
     pub fn set_campaign_state(
         &self,
         id: &str,
-        state: &str,
+        state: CampaignState,
     ) -> Result<CampaignView, CoordinatorError> {
         let current = self.campaign(id)?.state;
-        if current == "finished" || current == "stopped" {
+        if current.is_over() {
             return Err(CoordinatorError::FailedPrecondition(format!(
                 "campaign '{id}' is {current}"
             )));
         }
         self.db().execute(
             "update campaigns set state = ?2 where id = ?1",
-            params![id, state],
+            params![id, state.as_str()],
         )?;
         self.write_spsa_trajectory(id, true)?;
         self.changed();
@@ -715,25 +817,33 @@ impl Coordinator {
              from campaigns c where c.state = 'running' and c.signature = ?1
                and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)",
         )?;
-        let mut candidates: Vec<(String, u32, i64, i64, i64, i64)> = stmt
+        let mut candidates: Vec<Candidate> = stmt
             .query_map(params![signature, worker], |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
+                Ok(Candidate {
+                    id: r.get(0)?,
+                    priority: r.get(1)?,
+                    pairs_total: r.get(2)?,
+                    next_pair: r.get(3)?,
+                    free_units: r.get(4)?,
+                    pairs_out: r.get(5)?,
+                })
             })?
             .collect::<Result<_, _>>()?;
         drop(stmt);
-        candidates.retain(|c| c.4 > 0 || c.3 < c.2);
+        candidates.retain(Candidate::has_work);
         candidates.sort_by(|a, b| {
-            let share = |c: &(String, u32, i64, i64, i64, i64)| c.5 as f64 / f64::from(c.1.max(1));
-            share(a).total_cmp(&share(b)).then_with(|| a.0.cmp(&b.0))
+            a.share()
+                .total_cmp(&b.share())
+                .then_with(|| a.id.cmp(&b.id))
         });
-        let Some((campaign, _, total, next, free, _)) = candidates.into_iter().next() else {
+        let Some(Candidate {
+            id: campaign,
+            pairs_total: total,
+            next_pair: next,
+            free_units: free,
+            ..
+        }) = candidates.into_iter().next()
+        else {
             return Ok(None);
         };
         let token = random_hex()?;
@@ -1178,15 +1288,22 @@ impl Coordinator {
         Ok(out)
     }
 
-    /// Registered workers: id, name, version, cores.
+    /// Registered workers, in the order they registered.
     ///
     /// # Errors
     /// Storage failure.
-    pub fn workers(&self) -> Result<Vec<(String, String, String, u32)>, CoordinatorError> {
+    pub fn workers(&self) -> Result<Vec<WorkerInfo>, CoordinatorError> {
         let db = self.db();
         let mut stmt =
             db.prepare("select id, name, version, cores from workers order by registered_ms")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows = stmt.query_map([], |r| {
+            Ok(WorkerInfo {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                version: r.get(2)?,
+                cores: r.get(3)?,
+            })
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
