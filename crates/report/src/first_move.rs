@@ -6,7 +6,6 @@
 
 use crate::error::ReportError;
 use crate::load::Run;
-use crate::pairs::white_counts;
 use crate::plot::{self, Chart, GREY, HLine, Intervals, PALETTE};
 use crate::table::Table;
 use crate::{fmt_elo, fmt_plots, stem};
@@ -14,6 +13,7 @@ use ajaxlab_stats::{
     EloEstimate, GroupEstimate, Heterogeneity, HeterogeneityError, Interval, Shrunken, Trinomial,
     Z_95, heterogeneity, score_to_elo,
 };
+use ajaxlab_store::record::white_counts;
 use ajaxlab_store::{GameRecord, RunKind};
 use std::collections::BTreeMap;
 use std::fmt;

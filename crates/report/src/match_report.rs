@@ -4,12 +4,13 @@
 
 use crate::error::ReportError;
 use crate::load::Run;
-use crate::pairs::{Pairs, pair_up, white_counts};
+use crate::pairs::{Pairs, pair_up};
 use crate::plot::{self, Band, Chart, GREY, HLine, Line, PALETTE};
 use crate::{fmt_elo, fmt_plots, stem};
 use ajaxlab_stats::{
     EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtError, Status, Trinomial, Z_95,
 };
+use ajaxlab_store::record::white_counts;
 use ajaxlab_store::{RunKind, SprtMetadata};
 use std::fmt;
 use std::num::NonZeroU64;

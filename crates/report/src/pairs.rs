@@ -3,8 +3,7 @@
 //! one; a pair's result is player 0's points over both games.
 
 use crate::load::RunFile;
-use ajaxlab_rules::Color;
-use ajaxlab_stats::{Pentanomial, Trinomial};
+use ajaxlab_stats::Pentanomial;
 use ajaxlab_store::GameRecord;
 use std::collections::BTreeMap;
 
@@ -48,15 +47,6 @@ impl Pairs {
             Some(*p)
         })
     }
-}
-
-/// White's wins, draws and losses over `games`.
-pub(crate) fn white_counts<'a>(games: impl IntoIterator<Item = &'a GameRecord>) -> Trinomial {
-    let mut counts = Trinomial::default();
-    for game in games {
-        counts.record(game.score_of(Color::White));
-    }
-    counts
 }
 
 /// Pairs the games of `files` (one run, or one piece-value part).

@@ -3,7 +3,7 @@
 //! (terminations and results), converted here and nowhere else.
 
 use ajaxlab_rules::{Color, GameResult, Outcome, VariantKind};
-use ajaxlab_stats::GameScore;
+use ajaxlab_stats::{GameScore, Trinomial};
 use std::fmt;
 use std::str::FromStr;
 
@@ -226,6 +226,15 @@ impl GameRecord {
     pub const fn first_player_score(&self) -> GameScore {
         self.score_of(self.first_player_color())
     }
+}
+
+/// White's wins, draws and losses over `games`.
+pub fn white_counts<'a>(games: impl IntoIterator<Item = &'a GameRecord>) -> Trinomial {
+    let mut counts = Trinomial::default();
+    for game in games {
+        counts.record(game.score_of(Color::White));
+    }
+    counts
 }
 
 #[cfg(test)]

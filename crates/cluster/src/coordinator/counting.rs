@@ -5,10 +5,11 @@
 use super::schema::{campaign_pentanomial, running_totals, save_spsa};
 use super::{Coordinator, CoordinatorError, Submitted, bump, now_ms, outliers, validate};
 use crate::convert::game_from_proto;
-use crate::coordinator::kinds::{Live, UnitPerturbation, first_player_balance, white_counts};
+use crate::coordinator::kinds::{Live, UnitPerturbation, first_player_balance};
 use ajaxlab_arena::live::LiveStats;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::Pentanomial;
+use ajaxlab_store::record::white_counts;
 use ajaxlab_store::{
     GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
 };

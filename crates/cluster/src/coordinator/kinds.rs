@@ -6,10 +6,9 @@
 use crate::campaign::{CampaignKind, CampaignSpec};
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::PlayerKind;
-use ajaxlab_rules::Color;
 use ajaxlab_stats::{
     Flip, GameScore, Pentanomial, Perturbation, PerturbationId, SplitMix64, Sprt, Spsa, Status,
-    Trinomial, stochastic_round,
+    stochastic_round,
 };
 use ajaxlab_store::GameRecord;
 use serde::{Deserialize, Serialize};
@@ -181,13 +180,4 @@ pub fn first_player_balance(games: &[GameRecord]) -> f64 {
             GameScore::Draw => 0.0,
         })
         .sum()
-}
-
-/// White's wins, draws and losses over `games`.
-pub fn white_counts(games: &[GameRecord]) -> Trinomial {
-    let mut counts = Trinomial::default();
-    for g in games {
-        counts.record(g.score_of(Color::White));
-    }
-    counts
 }
