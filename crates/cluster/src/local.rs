@@ -132,8 +132,8 @@ pub fn standing(view: &CampaignView) -> String {
     {
         out.push_str(&format!("  White {:.1}%", score * 100.0));
     }
-    for (name, value) in &view.spsa {
-        out.push_str(&format!("  {name} {value:.1}"));
+    for p in &view.spsa {
+        out.push_str(&format!("  {} {:.1}", p.name, p.value));
     }
     out
 }

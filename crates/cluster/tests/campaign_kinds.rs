@@ -127,7 +127,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
     let straight = c.campaign("tune").unwrap();
     assert_eq!(straight.state, CampaignState::Finished);
     assert_eq!(straight.spsa.len(), 1);
-    assert_ne!(straight.spsa[0].1, 300.0, "θ moved");
+    assert_ne!(straight.spsa[0].value, 300.0, "θ moved");
     let trajectory = dir.join("campaigns/tune/spsa.parquet");
     assert!(trajectory.exists());
 
@@ -269,6 +269,6 @@ max_plies = 80
     play_out(&c, &w);
     let view = c.campaign("fm").unwrap();
     assert_eq!(view.kind, "first-move");
-    assert_eq!(view.white.iter().sum::<u64>(), 8);
+    assert_eq!(view.white.games(), 8);
     assert!(view.white_score().is_some());
 }

@@ -11,7 +11,7 @@
 mod common;
 
 use ajaxlab_cluster::coordinator::{CampaignState, CampaignView, Coordinator};
-use ajaxlab_stats::Pentanomial;
+use ajaxlab_stats::{Pentanomial, Trinomial};
 use common::temp_dir;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -51,7 +51,7 @@ fn assert_as_main_left_it(v: &CampaignView) {
     assert_eq!(v.state, CampaignState::Finished);
     assert_eq!((v.pairs_done, v.pairs_total), (2, 2));
     assert_eq!(v.pentanomial, Pentanomial([0, 0, 2, 0, 0]));
-    assert_eq!(v.white, [0, 4, 0]);
+    assert_eq!(v.white, Trinomial::new(0, 4, 0));
     assert_eq!(v.kind, "sprt");
     let sprt = v.sprt.as_ref().unwrap();
     assert!(sprt.llr < 0.0 && sprt.llr > sprt.bounds.lower, "{sprt:?}");

@@ -6,7 +6,7 @@ use super::{Coordinator, CoordinatorError, now_ms};
 use crate::campaign::parse_campaign;
 use crate::coordinator::kinds::{Live, UnitPerturbation};
 use ajaxlab_proto::v1;
-use ajaxlab_stats::Pentanomial;
+use ajaxlab_stats::{Pentanomial, Trinomial};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// Where a campaign is in its life.
@@ -87,11 +87,20 @@ pub struct CampaignView {
     /// match, sprt, spsa, piece-value or first-move.
     pub kind: &'static str,
     /// White's wins, draws and losses over every counted game.
-    pub white: [u64; 3],
+    pub white: Trinomial,
     /// SPRT campaigns: the test.
     pub sprt: Option<SprtView>,
     /// SPSA campaigns: each tuned parameter's current value.
-    pub spsa: Vec<(String, f64)>,
+    pub spsa: Vec<ParamValue>,
+}
+
+/// A tuned parameter and its current value θ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamValue {
+    /// The parameter's name.
+    pub name: String,
+    /// Its value.
+    pub value: f64,
 }
 
 /// Where an SPRT stands.
@@ -108,7 +117,11 @@ pub struct SprtView {
 impl CampaignView {
     /// White's score over every counted game, if any.
     pub fn white_score(&self) -> Option<f64> {
-        let [w, d, l] = self.white;
+        let Trinomial {
+            wins: w,
+            draws: d,
+            losses: l,
+        } = self.white;
         let n = w + d + l;
         (n > 0).then(|| (w as f64 + d as f64 / 2.0) / n as f64)
     }
@@ -136,8 +149,8 @@ impl CampaignView {
             llr_lower: self.sprt.as_ref().map_or(0.0, |s| s.bounds.lower),
             llr_upper: self.sprt.as_ref().map_or(0.0, |s| s.bounds.upper),
             verdict: self.sprt.as_ref().map_or("", |s| s.verdict).into(),
-            spsa_names: self.spsa.iter().map(|(n, _)| n.clone()).collect(),
-            spsa_values: self.spsa.iter().map(|(_, v)| *v).collect(),
+            spsa_names: self.spsa.iter().map(|p| p.name.clone()).collect(),
+            spsa_values: self.spsa.iter().map(|p| p.value).collect(),
             white_score: self.white_score().unwrap_or(0.0),
         }
     }
@@ -253,7 +266,10 @@ impl Coordinator {
             pairs_done: penta.pairs(),
             pentanomial: penta,
             kind: live.map_or("match", |l| l.spec.kind.name()),
-            white: [white.0, white.1, white.2].map(|n| n.max(0) as u64),
+            white: {
+                let [wins, draws, losses] = [white.0, white.1, white.2].map(|n| n.max(0) as u64);
+                Trinomial::new(losses, draws, wins)
+            },
             sprt: live.and_then(|l| {
                 l.sprt.as_ref().map(|s| SprtView {
                     llr: s.llr(),
@@ -266,8 +282,11 @@ impl Coordinator {
                 .map(|s| {
                     s.params()
                         .iter()
-                        .map(|p| p.name.clone())
-                        .zip(s.theta().iter().copied())
+                        .zip(s.theta())
+                        .map(|(p, &value)| ParamValue {
+                            name: p.name.clone(),
+                            value,
+                        })
                         .collect()
                 })
                 .unwrap_or_default(),

@@ -17,6 +17,16 @@ use rusqlite::{OptionalExtension, params};
 use std::time::Duration;
 
 /// The longest an SPSA trajectory file lags behind the database while a tune runs.
+/// An SPSA tune after one update.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpsaStep {
+    /// Pairs applied so far.
+    pub completed_pairs: u64,
+    /// θ, in the order of the tune's parameters.
+    pub theta: Vec<f64>,
+}
+
+/// The longest an SPSA trajectory file lags behind the database while a tune runs.
 const TRAJECTORY_EVERY: Duration = Duration::from_secs(2);
 
 impl Coordinator {
@@ -323,11 +333,11 @@ impl Coordinator {
         running_totals(&self.db(), campaign)
     }
 
-    /// An SPSA campaign's θ after each update: (pairs applied, θ).
+    /// An SPSA campaign's θ after each update, the start first.
     ///
     /// # Errors
     /// Storage failure.
-    pub fn spsa_history(&self, campaign: &str) -> Result<Vec<(u64, Vec<f64>)>, CoordinatorError> {
+    pub fn spsa_history(&self, campaign: &str) -> Result<Vec<SpsaStep>, CoordinatorError> {
         let db = self.db();
         let mut stmt = db.prepare(
             "select completed, theta from spsa_history where campaign_id = ?1 order by seq",
@@ -340,7 +350,10 @@ impl Coordinator {
             let (completed, theta) = row?;
             let theta = serde_json::from_str(&theta)
                 .map_err(|e| CoordinatorError::Internal(format!("spsa history: {e}")))?;
-            out.push((completed.max(0) as u64, theta));
+            out.push(SpsaStep {
+                completed_pairs: completed.max(0) as u64,
+                theta,
+            });
         }
         Ok(out)
     }

@@ -25,7 +25,8 @@ pub mod service;
 mod tokens;
 pub mod validate;
 
-pub use campaigns::{CampaignState, CampaignView, SprtView, UnknownCampaignState};
+pub use campaigns::{CampaignState, CampaignView, ParamValue, SprtView, UnknownCampaignState};
+pub use counting::SpsaStep;
 pub use leases::WorkerInfo;
 pub use tokens::{Scope, random_hex};
 
