@@ -342,8 +342,13 @@ async fn metrics(State(c): State<Arc<Coordinator>>) -> Response {
         out,
         "# HELP ajaxlab_units Units by state.\n# TYPE ajaxlab_units gauge"
     );
-    for (state, n) in units {
-        let _ = writeln!(out, "ajaxlab_units{{state=\"{}\"}} {n}", escape(&state));
+    for u in units {
+        let _ = writeln!(
+            out,
+            "ajaxlab_units{{state=\"{}\"}} {}",
+            escape(&u.state),
+            u.units
+        );
     }
     let gauges: [Gauge; 2] = [
         (

@@ -22,6 +22,15 @@ pub struct WorkerInfo {
     pub cores: u32,
 }
 
+/// How many units are in one state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitCount {
+    /// `free`, `leased` or `done`.
+    pub state: String,
+    /// Units in it.
+    pub units: u64,
+}
+
 /// A running campaign of the asking worker's engine build, as
 /// [`Coordinator::request_work`] weighs it.
 struct Candidate {
@@ -345,11 +354,16 @@ impl Coordinator {
     ///
     /// # Errors
     /// Storage failure.
-    pub fn unit_states(&self) -> Result<Vec<(String, u64)>, CoordinatorError> {
+    pub fn unit_states(&self) -> Result<Vec<UnitCount>, CoordinatorError> {
         let db = self.db();
         let mut stmt =
             db.prepare("select state, count(*) from units group by state order by state")?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+        let rows = stmt.query_map([], |r| {
+            Ok(UnitCount {
+                state: r.get(0)?,
+                units: r.get::<_, i64>(1)? as u64,
+            })
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }

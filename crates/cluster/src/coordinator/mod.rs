@@ -27,7 +27,7 @@ pub mod validate;
 
 pub use campaigns::{CampaignState, CampaignView, ParamValue, SprtView, UnknownCampaignState};
 pub use counting::SpsaStep;
-pub use leases::WorkerInfo;
+pub use leases::{UnitCount, WorkerInfo};
 pub use tokens::{Scope, random_hex};
 
 use campaigns::restore_campaign;
