@@ -159,11 +159,6 @@ impl CampaignKind {
             CampaignKind::FirstMove => RunKind::FirstMove,
         }
     }
-
-    /// The name used in files and on the wire.
-    pub const fn name(&self) -> &'static str {
-        self.run_kind().as_str()
-    }
 }
 
 /// A validated campaign (or one part of a piece-value campaign).

@@ -5,6 +5,7 @@
 use crate::campaign::parse_campaign;
 use crate::coordinator::{CampaignState, CampaignView, Coordinator, CoordinatorError, Scope};
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
+use ajaxlab_store::RunKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -127,7 +128,7 @@ pub fn standing(view: &CampaignView) -> String {
             s.llr, s.bounds.lower, s.bounds.upper, s.verdict
         ));
     }
-    if view.kind == "first-move"
+    if view.kind == RunKind::FirstMove
         && let Some(score) = view.white_score()
     {
         out.push_str(&format!("  White {:.1}%", score * 100.0));

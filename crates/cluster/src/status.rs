@@ -254,7 +254,7 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
                         "pairs_total": v.pairs_total, "pairs_done": v.pairs_done,
                         "pentanomial": v.pentanomial.0,
                         "elo": e.map(|e| e.elo), "elo_ci95": e.map(|e| [e.interval.low, e.interval.high]),
-                        "kind": v.kind, "white_score": v.white_score(),
+                        "kind": v.kind.as_str(), "white_score": v.white_score(),
                         "llr": v.sprt.as_ref().map(|s| s.llr),
                         "llr_bounds": v.sprt.as_ref().map(|s| [s.bounds.lower, s.bounds.upper]),
                         "verdict": v.sprt.as_ref().map(|s| s.verdict),

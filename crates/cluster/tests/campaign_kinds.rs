@@ -206,7 +206,11 @@ max_plies = 80
         .unwrap();
     let ids: Vec<&str> = views.iter().map(|v| v.id.as_str()).collect();
     assert_eq!(ids, ["pv.knight-odds", "pv.pawn-odds"]);
-    assert!(views.iter().all(|v| v.kind == "piece-value"));
+    assert!(
+        views
+            .iter()
+            .all(|v| v.kind == ajaxlab_store::RunKind::PieceValue)
+    );
     let w = c.register("w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     assert!(
@@ -268,7 +272,7 @@ max_plies = 80
         .unwrap();
     play_out(&c, &w);
     let view = c.campaign("fm").unwrap();
-    assert_eq!(view.kind, "first-move");
+    assert_eq!(view.kind, ajaxlab_store::RunKind::FirstMove);
     assert_eq!(view.white.games(), 8);
     assert!(view.white_score().is_some());
 }

@@ -52,7 +52,7 @@ fn assert_as_main_left_it(v: &CampaignView) {
     assert_eq!((v.pairs_done, v.pairs_total), (2, 2));
     assert_eq!(v.pentanomial, Pentanomial([0, 0, 2, 0, 0]));
     assert_eq!(v.white, Trinomial::new(0, 4, 0));
-    assert_eq!(v.kind, "sprt");
+    assert_eq!(v.kind, ajaxlab_store::RunKind::Sprt);
     let sprt = v.sprt.as_ref().unwrap();
     assert!(sprt.llr < 0.0 && sprt.llr > sprt.bounds.lower, "{sprt:?}");
 }

@@ -60,7 +60,7 @@ impl EloModel {
 
 impl std::fmt::Display for EloModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 

@@ -7,6 +7,7 @@ use crate::campaign::parse_campaign;
 use crate::coordinator::kinds::{Live, UnitPerturbation};
 use ajaxlab_proto::v1;
 use ajaxlab_stats::{Pentanomial, Trinomial};
+use ajaxlab_store::RunKind;
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// Where a campaign is in its life.
@@ -84,8 +85,8 @@ pub struct CampaignView {
     pub pairs_done: u64,
     /// First player's pair results.
     pub pentanomial: Pentanomial,
-    /// match, sprt, spsa, piece-value or first-move.
-    pub kind: &'static str,
+    /// What it measures.
+    pub kind: RunKind,
     /// White's wins, draws and losses over every counted game.
     pub white: Trinomial,
     /// SPRT campaigns: the test.
@@ -144,7 +145,7 @@ impl CampaignView {
             pentanomial: self.pentanomial.0.to_vec(),
             elo,
             elo_error,
-            kind: self.kind.into(),
+            kind: self.kind.to_string(),
             llr: self.sprt.as_ref().map_or(0.0, |s| s.llr),
             llr_lower: self.sprt.as_ref().map_or(0.0, |s| s.bounds.lower),
             llr_upper: self.sprt.as_ref().map_or(0.0, |s| s.bounds.upper),
@@ -265,7 +266,7 @@ impl Coordinator {
             pairs_total: row.2 as u64,
             pairs_done: penta.pairs(),
             pentanomial: penta,
-            kind: live.map_or("match", |l| l.spec.kind.name()),
+            kind: live.map_or(RunKind::Match, |l| l.spec.kind.run_kind()),
             white: {
                 let [wins, draws, losses] = [white.0, white.1, white.2].map(|n| n.max(0) as u64);
                 Trinomial::new(losses, draws, wins)
