@@ -39,7 +39,7 @@ fn all_kinds(dir: &Path) {
         "sprt1",
         &units,
         (0.0, 5.0),
-        "normalized",
+        ajaxlab_stats::EloModel::Normalized,
     )
     .unwrap();
     synthetic::write_piece_value_run(&dir.join("campaigns"), "values", 1_000, 5).unwrap();

@@ -1,6 +1,6 @@
 //! The arena: plays games between two players from randomized openings, as
 //! fast as the machine allows, referees them exactly (RULES.md §4), and
-//! stores every game as a Parquet row.
+//! stores every game as a Parquet row through `ajaxlab_store`.
 //!
 //! Players are the builtin engine in-process ([`player::BuiltinPlayer`]) or
 //! any UCI engine as a subprocess ([`player::UciPlayer`]). Every opening is
@@ -11,15 +11,12 @@ pub mod config;
 pub mod imbalance;
 pub mod live;
 pub mod opening;
-pub mod parquet_io;
 pub mod pgn;
 pub mod player;
-pub mod record;
 pub mod referee;
 pub mod runner;
 pub mod tc;
 
 pub use config::{ConfigError, MatchConfig, MatchFile, Overrides};
-pub use record::{GameRecord, Termination};
 pub use runner::{MatchSummary, Progress, run_match};
 pub use tc::TimeControl;

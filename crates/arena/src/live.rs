@@ -2,8 +2,9 @@
 //! pair counts, Elo with a 95% interval from the pentanomial variance, LOS
 //! and the draw ratio.
 
-use crate::record::GameRecord;
+use ajaxlab_rules::Color;
 use ajaxlab_stats::{GameScore, Pentanomial, Trinomial};
+use ajaxlab_store::GameRecord;
 use std::fmt;
 
 /// Running totals of a match.
@@ -15,24 +16,11 @@ pub struct LiveStats {
     pub pentanomial: Pentanomial,
 }
 
-/// The first player's score in a game it played as `white` or not.
-fn score_of(record: &GameRecord, first_is_white: bool) -> GameScore {
-    let white = record.white_score();
-    let s = if first_is_white { white } else { 1.0 - white };
-    if s > 0.75 {
-        GameScore::Win
-    } else if s < 0.25 {
-        GameScore::Loss
-    } else {
-        GameScore::Draw
-    }
-}
-
 impl LiveStats {
     /// Adds a finished pair: in `first` the first player is White, in `second` Black.
     pub fn add_pair(&mut self, first: &GameRecord, second: &GameRecord) {
-        let a = score_of(first, true);
-        let b = score_of(second, false);
+        let a = first.score_of(Color::White);
+        let b = second.score_of(Color::Black);
         for s in [a, b] {
             match s {
                 GameScore::Win => self.trinomial.wins += 1,

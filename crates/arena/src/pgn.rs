@@ -1,12 +1,12 @@
 //! PGN export of game records: NOTATION.md's headers and the seeds' SAN.
 
-use crate::record::GameRecord;
-use ajaxlab_rules::{GameResult, Position, VariantKind, write_movetext};
+use ajaxlab_rules::{Position, VariantKind, write_movetext};
+use ajaxlab_store::GameRecord;
 
 /// The PGN of one game, or `None` if the record does not replay (which a
 /// record written by the arena always does).
 pub fn game_pgn(record: &GameRecord) -> Option<String> {
-    let variant = VariantKind::from_name(&record.variant).ok()?;
+    let variant = record.variant;
     let start = Position::from_fen(variant, &record.start_fen).ok()?;
     let mut pos = start;
     let mut moves = Vec::new();
@@ -19,11 +19,6 @@ pub fn game_pgn(record: &GameRecord) -> Option<String> {
         pos.play_unchecked(m);
         moves.push(m);
     }
-    let result = match record.result.as_str() {
-        "1-0" => GameResult::WhiteWins,
-        "0-1" => GameResult::BlackWins,
-        _ => GameResult::Draw,
-    };
     let standard = matches!(variant, VariantKind::Chess | VariantKind::AjaxFalcon)
         && Position::start(variant, &ajaxlab_rules::StartSpec::Default).is_ok_and(|s| s == start);
     let mut headers = vec![
@@ -35,7 +30,7 @@ pub fn game_pgn(record: &GameRecord) -> Option<String> {
         ),
         ("White", record.white.name.clone()),
         ("Black", record.black.name.clone()),
-        ("Result", record.result.clone()),
+        ("Result", record.result.pgn().to_owned()),
         ("Variant", variant.name().to_owned()),
         ("TimeControl", record.time_control.clone()),
         ("Termination", record.termination.as_str().to_owned()),
@@ -55,7 +50,7 @@ pub fn game_pgn(record: &GameRecord) -> Option<String> {
         ));
     }
     out.push('\n');
-    out.push_str(&write_movetext(&start, &moves, Some(result)));
+    out.push_str(&write_movetext(&start, &moves, Some(record.result)));
     out.push_str("\n\n");
     Some(out)
 }

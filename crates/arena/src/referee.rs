@@ -4,9 +4,9 @@
 
 use crate::opening::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};
-use crate::record::{GameRecord, MoveRecord, PlayerRecord, Termination};
 use crate::tc::TimeControl;
-use ajaxlab_rules::{Color, Game, GameResult, Outcome};
+use ajaxlab_rules::{Color, Game, GameResult};
+use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -175,7 +175,7 @@ pub fn play_game(
         }
         loop {
             if let Some(outcome) = game.outcome() {
-                break 'game (outcome.result(), rules_termination(outcome));
+                break 'game (outcome.result(), Termination::from(outcome));
             }
             if adj.max_plies.is_some_and(|m| moves.len() as u32 >= m) {
                 break 'game (GameResult::Draw, Termination::MaxPlies);
@@ -219,7 +219,7 @@ pub fn play_game(
             });
             // The rules decide first: a move that ends the game is never adjudicated.
             if let Some(outcome) = game.outcome() {
-                break 'game (outcome.result(), rules_termination(outcome));
+                break 'game (outcome.result(), Termination::from(outcome));
             }
             if let Some(verdict) =
                 adjudicator.after_move(side, reply.score, game.position().fullmove_number())
@@ -234,7 +234,7 @@ pub fn play_game(
         run_id: spec.run_id.to_owned(),
         game_id: spec.pair_id * 2 + spec.game_in_pair,
         pair_id: spec.pair_id,
-        variant: start.variant().kind().name().to_owned(),
+        variant: start.variant().kind(),
         start_number: spec.opening.start_number,
         start_fen: spec.opening.start.fen(),
         opening_moves,
@@ -246,21 +246,12 @@ pub fn play_game(
         } else {
             format!("{} / {}", spec.tc[0], spec.tc[1])
         },
-        result: result.pgn().to_owned(),
+        result,
         termination,
         moves,
         final_fen: game.position().fen(),
         started_at_ms,
         ended_at_ms: now_ms(),
-    }
-}
-
-fn rules_termination(outcome: Outcome) -> Termination {
-    match outcome {
-        Outcome::Checkmate { .. } => Termination::Checkmate,
-        Outcome::Stalemate => Termination::Stalemate,
-        Outcome::FiftyMoveRule => Termination::FiftyMoveRule,
-        Outcome::ThreefoldRepetition => Termination::ThreefoldRepetition,
     }
 }
 

@@ -4,12 +4,11 @@
 
 use crate::config::{MatchConfig, PlayerConfig, PlayerKind};
 use crate::live::LiveStats;
-use crate::parquet_io::{FileMetadata, StoreError, write_games};
 use crate::pgn::game_pgn;
 use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer};
-use crate::record::GameRecord;
 use crate::referee::{GameSpec, play_game};
 use ajaxlab_stats::{RandomSource, SplitMix64};
+use ajaxlab_store::{FileMetadata, GameRecord, StoreError, write_games};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -258,7 +257,11 @@ fn flush(
 ) -> Result<PathBuf, MatchError> {
     pending.sort_by_key(|g| g.game_id);
     let path = config.out.join(format!("games-{:05}.parquet", index));
-    write_games(&path, pending, names, &FileMetadata::new())?;
+    let metadata = FileMetadata {
+        param_names: names.iter().map(|&n| n.to_owned()).collect(),
+        ..FileMetadata::default()
+    };
+    write_games(&path, pending, &metadata)?;
     pending.clear();
     Ok(path)
 }

@@ -6,11 +6,9 @@
     reason = "test code: a failed unwrap is a failed test"
 )]
 
-use ajaxlab_arena::parquet_io::{read_games, write_games};
-use ajaxlab_arena::{
-    GameRecord, MatchConfig, MatchFile, Overrides, Progress, Termination, run_match,
-};
+use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, run_match};
 use ajaxlab_rules::{Game, Outcome, Position, VariantKind};
+use ajaxlab_store::{FileMetadata, GameRecord, Termination, read_games, write_games};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -45,7 +43,7 @@ fn config(variant: &str, games: u64, out: PathBuf, concurrency: usize) -> MatchC
 fn games_of(files: &[PathBuf]) -> Vec<GameRecord> {
     let mut all: Vec<GameRecord> = files
         .iter()
-        .flat_map(|f| read_games(f).unwrap().0)
+        .flat_map(|f| read_games(f).unwrap().games)
         .collect();
     all.sort_by_key(|g| g.game_id);
     all
@@ -100,7 +98,7 @@ fn every_record_replays_and_its_result_follows_from_the_moves() {
         match expected {
             Some(t) => {
                 assert_eq!(g.termination, t);
-                assert_eq!(g.result, game.outcome().unwrap().result().pgn());
+                assert_eq!(g.result, game.outcome().unwrap().result());
             }
             None => assert!(
                 matches!(
@@ -134,11 +132,14 @@ fn parquet_round_trips_records_and_parameter_names() {
     let summary = run_match(&config("amrc", 2, out.clone(), 1), Progress::Quiet).unwrap();
     let games = games_of(&summary.files);
     let path = out.join("copy.parquet");
-    let names = ["a", "b"];
-    write_games(&path, &games, &names, &Default::default()).unwrap();
-    let (back, read_names) = read_games(&path).unwrap();
-    assert_eq!(back, games);
-    assert_eq!(read_names, ["a", "b"]);
+    let metadata = FileMetadata {
+        param_names: vec!["a".to_owned(), "b".to_owned()],
+        ..FileMetadata::default()
+    };
+    write_games(&path, &games, &metadata).unwrap();
+    let back = read_games(&path).unwrap();
+    assert_eq!(back.games, games);
+    assert_eq!(back.metadata, metadata);
     assert!(
         games.iter().all(|g| g.start_number.is_some()),
         "AMRC records keep the start number"
@@ -148,6 +149,6 @@ fn parquet_round_trips_records_and_parameter_names() {
 #[test]
 fn a_write_that_fails_leaves_no_file() {
     let path = temp_dir("missing-dir").join("sub").join("games.parquet");
-    assert!(write_games(&path, &[], &[], &Default::default()).is_err());
+    assert!(write_games(&path, &[], &FileMetadata::default()).is_err());
     assert!(!path.exists());
 }

@@ -12,13 +12,13 @@
 //! | `first-move` | one | — | self-play: White's score per start |
 
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile, PlayerKind};
-use ajaxlab_arena::parquet_io::{
-    CALIBRATION_KEY, CAMPAIGN_KEY, CAMPAIGN_TOML_KEY, FileMetadata, KIND_KEY, PART_KEY, SPRT_KEY,
-};
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
 use ajaxlab_stats::{
     EloModel, InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, SpsaParam, SpsaViolation,
+    UnknownEloModel,
 };
+use ajaxlab_store::metadata::UnknownRunKind;
+use ajaxlab_store::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtMetadata};
 use serde::Deserialize;
 use std::num::NonZeroU64;
 
@@ -38,7 +38,7 @@ fn default_priority() -> u32 {
 }
 
 fn default_kind() -> String {
-    "match".into()
+    RunKind::Match.to_string()
 }
 
 /// The `[sprt]` table.
@@ -60,7 +60,7 @@ fn default_error_rate() -> f64 {
 }
 
 fn default_model() -> String {
-    "normalized".into()
+    EloModel::Normalized.to_string()
 }
 
 /// The `[spsa]` table.
@@ -149,14 +149,14 @@ pub enum CampaignKind {
 }
 
 impl CampaignKind {
-    /// The name used in files and on the wire.
-    pub fn name(&self) -> &'static str {
+    /// The kind alone.
+    pub const fn run_kind(&self) -> RunKind {
         match self {
-            CampaignKind::Match => "match",
-            CampaignKind::Sprt(_) => "sprt",
-            CampaignKind::Spsa(_) => "spsa",
-            CampaignKind::PieceValue { .. } => "piece-value",
-            CampaignKind::FirstMove => "first-move",
+            CampaignKind::Match => RunKind::Match,
+            CampaignKind::Sprt(_) => RunKind::Sprt,
+            CampaignKind::Spsa(_) => RunKind::Spsa,
+            CampaignKind::PieceValue { .. } => RunKind::PieceValue,
+            CampaignKind::FirstMove => RunKind::FirstMove,
         }
     }
 }
@@ -176,36 +176,28 @@ pub struct CampaignSpec {
 }
 
 impl CampaignSpec {
-    /// The key-value metadata stored in each of its game files, so that
-    /// reports need nothing but the Parquet files.
+    /// The metadata stored in each of its game files, so that reports
+    /// need nothing but the Parquet files (the parameter names are the
+    /// writer's to fill in).
     pub fn file_metadata(&self, toml_text: &str) -> FileMetadata {
-        let mut m = FileMetadata::from([
-            (KIND_KEY.to_owned(), self.kind.name().to_owned()),
-            (CAMPAIGN_KEY.to_owned(), self.name.clone()),
-            (CAMPAIGN_TOML_KEY.to_owned(), toml_text.to_owned()),
-        ]);
-        match &self.kind {
+        let kind = match &self.kind {
+            CampaignKind::Match => KindMetadata::Match,
+            CampaignKind::Sprt(s) => KindMetadata::Sprt(SprtMetadata::from(s)),
+            CampaignKind::Spsa(_) => KindMetadata::Spsa,
             CampaignKind::PieceValue { part, calibration } => {
-                m.insert(PART_KEY.to_owned(), part.clone());
-                m.insert(CALIBRATION_KEY.to_owned(), calibration.to_string());
+                KindMetadata::PieceValue(PartMetadata {
+                    name: Some(part.clone()),
+                    calibration: *calibration,
+                })
             }
-            CampaignKind::Sprt(s) => {
-                let model = match s.model {
-                    EloModel::Logistic => "logistic",
-                    EloModel::Normalized => "normalized",
-                };
-                m.insert(
-                    SPRT_KEY.to_owned(),
-                    serde_json::json!({
-                        "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha,
-                        "beta": s.beta, "model": model,
-                    })
-                    .to_string(),
-                );
-            }
-            _ => {}
+            CampaignKind::FirstMove => KindMetadata::FirstMove,
+        };
+        FileMetadata {
+            param_names: Vec::new(),
+            kind: Some(kind),
+            campaign: Some(self.name.clone()),
+            campaign_toml: Some(toml_text.to_owned()),
         }
-        m
     }
 }
 
@@ -259,13 +251,12 @@ pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
     if campaign.priority == 0 {
         return Err(err("campaign.priority", "must be at least 1"));
     }
-    let kind = campaign.kind.as_str();
     for (present, key, wanted) in [
-        (sprt.is_some(), "sprt", "sprt"),
-        (spsa.is_some(), "spsa", "spsa"),
-        (piece_value.is_some(), "piece_value", "piece-value"),
+        (sprt.is_some(), "sprt", RunKind::Sprt),
+        (spsa.is_some(), "spsa", RunKind::Spsa),
+        (piece_value.is_some(), "piece_value", RunKind::PieceValue),
     ] {
-        if present && kind != wanted {
+        if present && campaign.kind != wanted.as_str() {
             return Err(err(
                 key,
                 format!("[{key}] belongs to kind = \"{wanted}\" campaigns"),
@@ -282,13 +273,17 @@ pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
         kind,
         config,
     };
+    let kind: RunKind = campaign
+        .kind
+        .parse()
+        .map_err(|e: UnknownRunKind| err("campaign.kind", e.to_string()))?;
     match kind {
-        "match" => Ok(vec![spec(
+        RunKind::Match => Ok(vec![spec(
             name,
             CampaignKind::Match,
             build(file, &campaign.name)?,
         )]),
-        "sprt" => {
+        RunKind::Sprt => {
             let table = sprt.ok_or_else(|| err("sprt", "missing [sprt] table (elo0, elo1)"))?;
             let config = build(file, &campaign.name)?;
             Ok(vec![spec(
@@ -297,18 +292,18 @@ pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
                 config,
             )])
         }
-        "spsa" => {
+        RunKind::Spsa => {
             let table =
                 spsa.ok_or_else(|| err("spsa", "missing [spsa] table and [[spsa.params]]"))?;
             let config = build(self_play(file, ["plus", "minus"])?, &campaign.name)?;
             let tune = spsa_config(&table, &config)?;
             Ok(vec![spec(name, CampaignKind::Spsa(tune), config)])
         }
-        "first-move" => {
+        RunKind::FirstMove => {
             let config = build(self_play(file, ["first", "second"])?, &campaign.name)?;
             Ok(vec![spec(name, CampaignKind::FirstMove, config)])
         }
-        "piece-value" => {
+        RunKind::PieceValue => {
             let table = piece_value.ok_or_else(|| {
                 err(
                     "piece_value",
@@ -317,10 +312,6 @@ pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
             })?;
             piece_value_parts(&campaign, &table, file)
         }
-        other => Err(err(
-            "campaign.kind",
-            format!("'{other}': expected match, sprt, spsa, piece-value or first-move"),
-        )),
     }
 }
 
@@ -370,16 +361,10 @@ fn self_play(mut file: MatchFile, names: [&str; 2]) -> Result<MatchFile, ConfigE
 }
 
 fn sprt_config(t: &SprtTable) -> Result<SprtConfig, ConfigError> {
-    let model = match t.model.as_str() {
-        "normalized" => EloModel::Normalized,
-        "logistic" => EloModel::Logistic,
-        other => {
-            return Err(err(
-                "sprt.model",
-                format!("'{other}': expected normalized or logistic"),
-            ));
-        }
-    };
+    let model: EloModel = t
+        .model
+        .parse()
+        .map_err(|e: UnknownEloModel| err("sprt.model", e.to_string()))?;
     let config = SprtConfig {
         alpha: t.alpha,
         beta: t.beta,

@@ -1,15 +1,16 @@
-//! Conversions between the wire types and the arena's types. A missing or
+//! Conversions between the wire types and the arena's and store's types. A missing or
 //! malformed field is a typed error naming the field.
 
 use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
 use ajaxlab_arena::imbalance::Imbalance;
 use ajaxlab_arena::opening::{OpeningSource, Openings};
-use ajaxlab_arena::record::{MoveRecord, PlayerRecord};
 use ajaxlab_arena::referee::{Adjudication, DEFAULT_TIME_MARGIN};
-use ajaxlab_arena::{GameRecord, MatchConfig, Termination, TimeControl};
+use ajaxlab_arena::{MatchConfig, TimeControl};
 use ajaxlab_engine::{Features, Params};
 use ajaxlab_proto::v1;
 use ajaxlab_rules::VariantKind;
+use ajaxlab_store::record::{UnknownResult, UnknownTermination, parse_result};
+use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord};
 
 /// A wire message that does not make sense.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -227,8 +228,8 @@ pub fn game_to_proto(g: &GameRecord) -> v1::GameRecord {
         black_version: g.black.version.clone(),
         black_params: g.black.params.clone(),
         time_control: g.time_control.clone(),
-        result: g.result.clone(),
-        termination: g.termination.as_str().into(),
+        result: g.result.pgn().into(),
+        termination: g.termination.to_string(),
         moves: g
             .moves
             .iter()
@@ -256,23 +257,16 @@ pub fn game_from_proto(
     variant: VariantKind,
     index: usize,
 ) -> Result<GameRecord, ProtoError> {
-    let termination: Termination = serde_plain(&g.termination).ok_or_else(|| {
-        bad(
-            format!("games[{index}].termination"),
-            format!("'{}' is unknown", g.termination),
-        )
+    let termination = g.termination.parse().map_err(|e: UnknownTermination| {
+        bad(format!("games[{index}].termination"), e.to_string())
     })?;
-    if !matches!(g.result.as_str(), "1-0" | "0-1" | "1/2-1/2") {
-        return Err(bad(
-            format!("games[{index}].result"),
-            format!("'{}' is not 1-0, 0-1 or 1/2-1/2", g.result),
-        ));
-    }
+    let result = parse_result(&g.result)
+        .map_err(|e: UnknownResult| bad(format!("games[{index}].result"), e.to_string()))?;
     Ok(GameRecord {
         run_id: run_id.into(),
         game_id: g.game_id,
         pair_id: g.pair_id,
-        variant: variant.name().into(),
+        variant,
         start_number: g.start_number,
         start_fen: g.start_fen.clone(),
         opening_moves: g.opening_moves.clone(),
@@ -288,7 +282,7 @@ pub fn game_from_proto(
             params: g.black_params.clone(),
         },
         time_control: g.time_control.clone(),
-        result: g.result.clone(),
+        result,
         termination,
         moves: g
             .moves
@@ -305,8 +299,4 @@ pub fn game_from_proto(
         started_at_ms: g.started_at_ms,
         ended_at_ms: g.ended_at_ms,
     })
-}
-
-fn serde_plain(text: &str) -> Option<Termination> {
-    toml::Value::String(text.to_owned()).try_into().ok()
 }

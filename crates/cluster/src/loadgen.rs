@@ -7,11 +7,11 @@
 use crate::convert::{game_to_proto, match_config};
 use crate::coordinator::{Coordinator, Scope};
 use crate::worker::Auth;
-use ajaxlab_arena::record::{MoveRecord, PlayerRecord};
+use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::pair_seed;
-use ajaxlab_arena::{GameRecord, MatchConfig, Termination};
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -117,7 +117,7 @@ fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::Game
                 run_id: config.run_id.clone(),
                 game_id: pair * 2 + g,
                 pair_id: pair,
-                variant: config.variant.name().into(),
+                variant: config.variant,
                 start_number: opening.start_number,
                 start_fen: opening.start.fen(),
                 opening_moves: opening.move_texts(),
@@ -125,7 +125,7 @@ fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::Game
                 white: player(w),
                 black: player(b),
                 time_control: config.players[0].tc.to_string(),
-                result: "1/2-1/2".into(),
+                result: ajaxlab_rules::GameResult::Draw,
                 termination: Termination::MaxPlies,
                 moves: vec![MoveRecord {
                     uci: pos.uci(m).to_string(),

@@ -3,8 +3,9 @@
 //! Interrupted, it resumes where it stopped when run again.
 
 use crate::campaign::parse_campaign;
-use crate::coordinator::{CampaignView, Coordinator, CoordinatorError, Scope};
+use crate::coordinator::{CampaignState, CampaignView, Coordinator, CoordinatorError, Scope};
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
+use ajaxlab_store::RunKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -127,13 +128,13 @@ pub fn standing(view: &CampaignView) -> String {
             s.llr, s.bounds.lower, s.bounds.upper, s.verdict
         ));
     }
-    if view.kind == "first-move"
+    if view.kind == RunKind::FirstMove
         && let Some(score) = view.white_score()
     {
         out.push_str(&format!("  White {:.1}%", score * 100.0));
     }
-    for (name, value) in &view.spsa {
-        out.push_str(&format!("  {name} {value:.1}"));
+    for p in &view.spsa {
+        out.push_str(&format!("  {} {:.1}", p.name, p.value));
     }
     out
 }
@@ -169,7 +170,7 @@ async fn watch(
         // The bar shows the part still playing (or the last one).
         let shown = now
             .iter()
-            .find(|v| v.state == "running")
+            .find(|v| v.state == CampaignState::Running)
             .or(now.last())
             .map(|v| format!("{}: {}", v.id, standing(v)))
             .unwrap_or_default();
@@ -178,10 +179,7 @@ async fn watch(
             eprintln!("{done}/{total} games; {shown}");
             last_log = Instant::now();
         }
-        if now
-            .iter()
-            .all(|v| matches!(v.state.as_str(), "finished" | "stopped"))
-        {
+        if now.iter().all(|v| v.state.is_over()) {
             bar.finish_and_clear();
             return Ok(now);
         }

@@ -2,7 +2,7 @@
 //! interval with an Elo-against-games plot as SVG, workers with outlier
 //! flags), a JSON view of the campaigns, and Prometheus metrics.
 
-use crate::coordinator::{CampaignView, Coordinator};
+use crate::coordinator::{CampaignView, Coordinator, SpsaStep};
 use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -71,14 +71,14 @@ fn elo_plot(history: &[ajaxlab_stats::Pentanomial]) -> String {
 }
 
 /// An SVG line per tuned parameter against game pairs.
-fn spsa_plots(names: &[String], history: &[(u64, Vec<f64>)]) -> String {
+fn spsa_plots(names: &[String], history: &[SpsaStep]) -> String {
     names
         .iter()
         .enumerate()
         .map(|(i, name)| {
             let points: Vec<(f64, f64, f64)> = history
                 .iter()
-                .filter_map(|(pairs, theta)| theta.get(i).map(|v| (*pairs as f64, *v, 0.0)))
+                .filter_map(|s| s.theta.get(i).map(|v| (s.completed_pairs as f64, *v, 0.0)))
                 .collect();
             let lo = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
             let hi = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
@@ -196,7 +196,7 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
                 kind = view.kind,
                 extra = kind_text(&view),
                 id = escape(&view.id),
-                state = escape(&view.state),
+                state = escape(view.state.as_str()),
                 prio = view.priority,
                 total = view.pairs_total,
                 done = view.pairs_done,
@@ -206,11 +206,11 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
             html.push_str(&elo_plot(&c.history(&view.id)?));
             if !view.spsa.is_empty() {
                 html.push_str("<table class=\"spsa\"><tr><th>parameter</th><th>value</th></tr>");
-                for (name, value) in &view.spsa {
-                    let _ = write!(html, "<tr><td>{}</td><td>{value:.1}</td></tr>", escape(name));
+                for p in &view.spsa {
+                    let _ = write!(html, "<tr><td>{}</td><td>{:.1}</td></tr>", escape(&p.name), p.value);
                 }
                 html.push_str("</table>");
-                let names: Vec<String> = view.spsa.iter().map(|(n, _)| n.clone()).collect();
+                let names: Vec<String> = view.spsa.iter().map(|p| p.name.clone()).collect();
                 html.push_str(&spsa_plots(&names, &c.spsa_history(&view.id)?));
             }
             html.push_str("<table><tr><th>worker</th><th>pairs</th><th>pentanomial</th><th>z</th><th></th></tr>");
@@ -228,8 +228,8 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
             html.push_str("</table></section>");
         }
         html.push_str("<h2>Workers</h2><table><tr><th>id</th><th>name</th><th>version</th><th>cores</th></tr>");
-        for (id, name, version, cores) in c.workers()? {
-            let _ = write!(html, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{cores}</td></tr>", escape(&id), escape(&name), escape(&version));
+        for w in c.workers()? {
+            let _ = write!(html, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", escape(&w.id), escape(&w.name), escape(&w.version), w.cores);
         }
         html.push_str("</table></body></html>");
         Ok(html)
@@ -250,15 +250,15 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
                 .map(|v| {
                     let e = v.pentanomial.elo().ok();
                     serde_json::json!({
-                        "id": v.id, "state": v.state, "priority": v.priority,
+                        "id": v.id, "state": v.state.as_str(), "priority": v.priority,
                         "pairs_total": v.pairs_total, "pairs_done": v.pairs_done,
                         "pentanomial": v.pentanomial.0,
                         "elo": e.map(|e| e.elo), "elo_ci95": e.map(|e| [e.interval.low, e.interval.high]),
-                        "kind": v.kind, "white_score": v.white_score(),
+                        "kind": v.kind.as_str(), "white_score": v.white_score(),
                         "llr": v.sprt.as_ref().map(|s| s.llr),
                         "llr_bounds": v.sprt.as_ref().map(|s| [s.bounds.lower, s.bounds.upper]),
                         "verdict": v.sprt.as_ref().map(|s| s.verdict),
-                        "spsa": v.spsa.iter().map(|(n, x)| (n.clone(), *x)).collect::<std::collections::BTreeMap<_, _>>(),
+                        "spsa": v.spsa.iter().map(|p| (p.name.clone(), p.value)).collect::<std::collections::BTreeMap<_, _>>(),
                     })
                 })
                 .collect();
@@ -342,8 +342,13 @@ async fn metrics(State(c): State<Arc<Coordinator>>) -> Response {
         out,
         "# HELP ajaxlab_units Units by state.\n# TYPE ajaxlab_units gauge"
     );
-    for (state, n) in units {
-        let _ = writeln!(out, "ajaxlab_units{{state=\"{}\"}} {n}", escape(&state));
+    for u in units {
+        let _ = writeln!(
+            out,
+            "ajaxlab_units{{state=\"{}\"}} {}",
+            escape(&u.state),
+            u.units
+        );
     }
     let gauges: [Gauge; 2] = [
         (

@@ -10,7 +10,7 @@
 
 mod common;
 
-use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Submitted};
+use ajaxlab_cluster::coordinator::{CampaignState, Coordinator, CoordinatorError, Submitted};
 use ajaxlab_proto::v1;
 use common::{play, temp_dir};
 use std::time::Duration;
@@ -62,7 +62,7 @@ max_plies = 80
     play_out(&c, &w);
     let view = c.campaign("sprt").unwrap();
     let sprt = view.sprt.clone().unwrap();
-    assert_eq!(view.state, "finished");
+    assert_eq!(view.state, CampaignState::Finished);
     assert_eq!(sprt.verdict, "H1 accepted", "{view:?}");
     assert!(sprt.llr >= sprt.bounds.upper, "{sprt:?}");
     assert!(
@@ -125,9 +125,9 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
         units.push(unit.unit_id);
     }
     let straight = c.campaign("tune").unwrap();
-    assert_eq!(straight.state, "finished");
+    assert_eq!(straight.state, CampaignState::Finished);
     assert_eq!(straight.spsa.len(), 1);
-    assert_ne!(straight.spsa[0].1, 300.0, "θ moved");
+    assert_ne!(straight.spsa[0].value, 300.0, "θ moved");
     let trajectory = dir.join("campaigns/tune/spsa.parquet");
     assert!(trajectory.exists());
 
@@ -206,7 +206,11 @@ max_plies = 80
         .unwrap();
     let ids: Vec<&str> = views.iter().map(|v| v.id.as_str()).collect();
     assert_eq!(ids, ["pv.knight-odds", "pv.pawn-odds"]);
-    assert!(views.iter().all(|v| v.kind == "piece-value"));
+    assert!(
+        views
+            .iter()
+            .all(|v| v.kind == ajaxlab_store::RunKind::PieceValue)
+    );
     let w = c.register("w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     assert!(
@@ -268,7 +272,7 @@ max_plies = 80
         .unwrap();
     play_out(&c, &w);
     let view = c.campaign("fm").unwrap();
-    assert_eq!(view.kind, "first-move");
-    assert_eq!(view.white.iter().sum::<u64>(), 8);
+    assert_eq!(view.kind, ajaxlab_store::RunKind::FirstMove);
+    assert_eq!(view.white.games(), 8);
     assert!(view.white_score().is_some());
 }

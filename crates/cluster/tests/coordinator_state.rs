@@ -8,7 +8,9 @@
 
 mod common;
 
-use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
+use ajaxlab_cluster::coordinator::{
+    CampaignState, Coordinator, CoordinatorError, Scope, Submitted,
+};
 use ajaxlab_proto::v1;
 use common::{Served, play, temp_dir};
 use std::path::PathBuf;
@@ -308,7 +310,7 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
             std::sync::Arc::clone(&shutdown),
         ));
         let deadline = std::time::Instant::now() + Duration::from_secs(120);
-        while c.campaign("state-test").unwrap().state != "finished" {
+        while c.campaign("state-test").unwrap().state != CampaignState::Finished {
             assert!(
                 std::time::Instant::now() < deadline,
                 "the TLS worker finished nothing"
@@ -427,7 +429,7 @@ fn workers_are_shared_between_running_campaigns_by_priority() {
         "pairs leased {pairs:?}: the priority-3 campaign gets three times the share"
     );
     // A paused campaign gets nothing; the other gets everything.
-    c.set_campaign_state("high", "paused").unwrap();
+    c.set_campaign_state("high", CampaignState::Paused).unwrap();
     for _ in 0..20 {
         assert_eq!(c.request_work(&w).unwrap().unwrap().campaign_id, "low");
     }
@@ -471,7 +473,7 @@ fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
-        .flat_map(|p| ajaxlab_arena::parquet_io::read_games(&p).unwrap().0)
+        .flat_map(|p| ajaxlab_store::read_games(&p).unwrap().games)
         .map(|g| g.game_id)
         .collect();
     ids.sort_unstable();

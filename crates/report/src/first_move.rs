@@ -5,16 +5,16 @@
 //! luckiest.
 
 use crate::error::ReportError;
-use crate::load::{Kind, Run};
-use crate::pairs::white_counts;
+use crate::load::Run;
 use crate::plot::{self, Chart, GREY, HLine, Intervals, PALETTE};
 use crate::table::Table;
 use crate::{fmt_elo, fmt_plots, stem};
-use ajaxlab_arena::GameRecord;
 use ajaxlab_stats::{
     EloEstimate, GroupEstimate, Heterogeneity, HeterogeneityError, Interval, Shrunken, Trinomial,
     Z_95, heterogeneity, score_to_elo,
 };
+use ajaxlab_store::record::white_counts;
+use ajaxlab_store::{GameRecord, RunKind};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fmt::Write as _;
@@ -301,7 +301,7 @@ impl fmt::Display for FirstMoveReport {
         writeln!(
             f,
             "== {} {}: {} games from {} starts ==",
-            Kind::FirstMove,
+            RunKind::FirstMove,
             self.id,
             o.games(),
             self.starts.len()

@@ -31,16 +31,14 @@ mod material;
 mod pairs;
 mod piece_value;
 mod plot;
-mod spsa_io;
 mod spsa_report;
 #[cfg(any(test, feature = "test-support"))]
 pub mod synthetic;
 mod table;
 
-pub use ajaxlab_arena::parquet_io::SPSA_FILE;
+pub use ajaxlab_store::{RunKind, SPSA_FILE, SprtMetadata};
 pub use error::ReportError;
 pub use first_move::{FirstMoveReport, StartEstimate, StartKey};
-pub use load::{Kind, SprtSpec};
 pub use match_report::{MatchReport, SprtOutcome};
 pub use piece_value::{
     MaterialRegression, MaterialRegressionError, PartEstimate, PieceValueReport, RegressionTerm,
@@ -172,20 +170,19 @@ pub fn run(config: &ReportConfig) -> Result<Report, ReportError> {
         .iter()
         .map(|path| {
             let dir = path.parent();
-            let owner = loaded
-                .runs
-                .iter()
-                .find(|r| r.kind == Kind::Spsa && r.files.iter().any(|f| f.path.parent() == dir));
+            let owner = loaded.runs.iter().find(|r| {
+                r.kind == RunKind::Spsa && r.files.iter().any(|f| f.path.parent() == dir)
+            });
             (path.clone(), owner.map(|r| r.id.clone()))
         })
         .collect();
     let mut sections = Vec::new();
     for run in &loaded.runs {
         sections.push(match run.kind {
-            Kind::Match | Kind::Sprt => Section::Match(match_report::report(run, out)?),
-            Kind::PieceValue => Section::PieceValue(piece_value::report(run, out)?),
-            Kind::FirstMove => Section::FirstMove(first_move::report(run, out)?),
-            Kind::Spsa => {
+            RunKind::Match | RunKind::Sprt => Section::Match(match_report::report(run, out)?),
+            RunKind::PieceValue => Section::PieceValue(piece_value::report(run, out)?),
+            RunKind::FirstMove => Section::FirstMove(first_move::report(run, out)?),
+            RunKind::Spsa => {
                 let trajectory = trajectories
                     .iter()
                     .position(|(_, owner)| owner.as_deref() == Some(run.id.as_str()))
@@ -216,7 +213,7 @@ pub fn run(config: &ReportConfig) -> Result<Report, ReportError> {
 
 /// The file stem of a plot: `KIND-ID-WHAT`, with characters other than
 /// letters, digits, `.`, `_` and `-` replaced by `_`.
-pub(crate) fn stem(kind: Kind, id: &str, what: &str) -> String {
+pub(crate) fn stem(kind: RunKind, id: &str, what: &str) -> String {
     let id: String = id
         .chars()
         .map(|c| {
@@ -256,9 +253,9 @@ mod tests {
 
     #[test]
     fn stems_are_safe_file_names() {
-        assert_eq!(stem(Kind::Sprt, "run 1/x", "llr"), "sprt-run_1_x-llr");
+        assert_eq!(stem(RunKind::Sprt, "run 1/x", "llr"), "sprt-run_1_x-llr");
         assert_eq!(
-            stem(Kind::PieceValue, "pv.2", "values"),
+            stem(RunKind::PieceValue, "pv.2", "values"),
             "piece-value-pv.2-values"
         );
     }

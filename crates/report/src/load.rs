@@ -3,98 +3,11 @@
 //! `spsa.parquet` trajectory.
 
 use crate::error::ReportError;
-use ajaxlab_arena::GameRecord;
-use ajaxlab_arena::parquet_io::SPSA_FILE;
-use ajaxlab_arena::parquet_io::{
-    self, CALIBRATION_KEY, CAMPAIGN_KEY, FileMetadata, KIND_KEY, PART_KEY, SPRT_KEY, StoreError,
+use ajaxlab_store::{
+    GameRecord, KindMetadata, RunKind, SPSA_FILE, SprtMetadata, StoreError, read_games,
 };
-use ajaxlab_stats::EloModel;
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// What a run measured, from the `ajaxlab.kind` metadata.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// A match between two players (`ajaxlab match`, or a campaign of that kind).
-    Match,
-    /// A sequential test of player 0 against player 1.
-    Sprt,
-    /// An SPSA tune.
-    Spsa,
-    /// Piece values from imbalanced starts, one part per imbalance.
-    PieceValue,
-    /// Self-play from many starts: White's advantage per start.
-    FirstMove,
-}
-
-impl Kind {
-    /// The name stored in the metadata.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Match => "match",
-            Self::Sprt => "sprt",
-            Self::Spsa => "spsa",
-            Self::PieceValue => "piece-value",
-            Self::FirstMove => "first-move",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        [
-            Self::Match,
-            Self::Sprt,
-            Self::Spsa,
-            Self::PieceValue,
-            Self::FirstMove,
-        ]
-        .into_iter()
-        .find(|k| k.as_str() == text)
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// An SPRT's design as stored in `ajaxlab.sprt`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtSpec {
-    /// H0.
-    pub elo0: f64,
-    /// H1.
-    pub elo1: f64,
-    /// False-positive rate.
-    pub alpha: f64,
-    /// False-negative rate.
-    pub beta: f64,
-    /// The Elo scale of the bounds.
-    pub model: EloModel,
-}
-
-/// The JSON of `ajaxlab.sprt`.
-#[derive(serde::Deserialize)]
-struct SprtJson {
-    elo0: f64,
-    elo1: f64,
-    #[serde(default = "default_error_rate")]
-    alpha: f64,
-    #[serde(default = "default_error_rate")]
-    beta: f64,
-    #[serde(default = "default_model")]
-    model: String,
-}
-
-fn default_error_rate() -> f64 {
-    ajaxlab_stats::DEFAULT_ERROR_RATE
-}
-
-fn default_model() -> String {
-    "normalized".to_owned()
-}
 
 /// A piece-value part: one imbalance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,14 +27,14 @@ pub(crate) struct RunFile {
     /// The piece-value part the file belongs to.
     pub(crate) part: Option<Part>,
     /// The SPRT design, for SPRT files.
-    pub(crate) sprt: Option<SprtSpec>,
+    pub(crate) sprt: Option<SprtMetadata>,
     pub(crate) games: Vec<GameRecord>,
 }
 
 /// One run: every file of a campaign, or a match's games.
 #[derive(Clone, Debug)]
 pub(crate) struct Run {
-    pub(crate) kind: Kind,
+    pub(crate) kind: RunKind,
     pub(crate) id: String,
     /// In path order, which is the order units were written.
     pub(crate) files: Vec<RunFile>,
@@ -147,7 +60,7 @@ pub(crate) fn load(dir: &Path, out: &Path) -> Result<RunDir, ReportError> {
             path: dir.to_path_buf(),
         });
     }
-    let mut runs: BTreeMap<(Kind, String), Run> = BTreeMap::new();
+    let mut runs: BTreeMap<(RunKind, String), Run> = BTreeMap::new();
     for path in games {
         for (kind, id, file) in read_file(&path)? {
             runs.entry((kind, id.clone()))
@@ -208,72 +121,67 @@ fn same_place(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn read_error(path: &Path, error: StoreError) -> ReportError {
-    let reason = match error {
+/// What a store error says without the path (which the report's error names).
+pub(crate) fn store_problem(error: StoreError) -> String {
+    match error {
         StoreError::Io { source, .. } => source.to_string(),
         StoreError::Format { message, .. } => message,
-    };
-    ReportError::Read {
-        path: path.to_path_buf(),
-        reason,
+        StoreError::Metadata { source, .. } => source.problem,
+        StoreError::Row { problem, .. } => problem,
+    }
+}
+
+fn read_error(error: StoreError) -> ReportError {
+    match error {
+        StoreError::Metadata { path, source } => ReportError::Metadata {
+            path,
+            key: source.key.to_owned(),
+            problem: source.problem,
+        },
+        StoreError::Row {
+            path,
+            game_id,
+            problem,
+        } => ReportError::Game {
+            path,
+            game_id,
+            problem,
+        },
+        StoreError::Io { ref path, .. } | StoreError::Format { ref path, .. } => {
+            ReportError::Read {
+                path: path.clone(),
+                reason: store_problem(error),
+            }
+        }
     }
 }
 
 /// Reads one games file: its runs (one per `run_id` for match files
 /// without campaign metadata, else one) with their kind and id.
-fn read_file(path: &Path) -> Result<Vec<(Kind, String, RunFile)>, ReportError> {
-    let metadata = parquet_io::read_metadata(path).map_err(|e| read_error(path, e))?;
-    let (records, _) = parquet_io::read_games(path).map_err(|e| read_error(path, e))?;
-    for game in &records {
-        if !matches!(game.result.as_str(), "1-0" | "0-1" | "1/2-1/2") {
-            return Err(ReportError::Game {
-                path: path.to_path_buf(),
-                game_id: game.game_id,
-                problem: format!("result '{}' is not 1-0, 0-1 or 1/2-1/2", game.result),
+fn read_file(path: &Path) -> Result<Vec<(RunKind, String, RunFile)>, ReportError> {
+    let file = read_games(path).map_err(read_error)?;
+    let (metadata, records) = (file.metadata, file.games);
+    let kind = metadata.run_kind();
+    let campaign = metadata.campaign;
+    let (sprt, part) = match metadata.kind {
+        Some(KindMetadata::Sprt(sprt)) => (Some(sprt), None),
+        Some(KindMetadata::PieceValue(part)) => {
+            let id = campaign
+                .clone()
+                .or_else(|| records.first().map(|g| g.run_id.clone()))
+                .unwrap_or_default();
+            let name = part.name.unwrap_or_else(|| {
+                id.rsplit_once('.')
+                    .map_or_else(|| id.clone(), |(_, part)| part.to_owned())
             });
+            let part = Part {
+                id,
+                name,
+                calibration: part.calibration,
+            };
+            (None, Some(part))
         }
-    }
-    let kind = match metadata.get(KIND_KEY) {
-        None => Kind::Match,
-        Some(text) => Kind::parse(text).ok_or_else(|| ReportError::Metadata {
-            path: path.to_path_buf(),
-            key: KIND_KEY.to_owned(),
-            problem: format!("'{text}' is not one of match, sprt, spsa, piece-value, first-move"),
-        })?,
-    };
-    let campaign = metadata.get(CAMPAIGN_KEY).cloned();
-    let sprt = if kind == Kind::Sprt {
-        Some(sprt_spec(path, &metadata)?)
-    } else {
-        None
-    };
-    let part = if kind == Kind::PieceValue {
-        let id = campaign
-            .clone()
-            .or_else(|| records.first().map(|g| g.run_id.clone()))
-            .unwrap_or_default();
-        let name = metadata.get(PART_KEY).cloned().unwrap_or_else(|| {
-            id.rsplit_once('.')
-                .map_or_else(|| id.clone(), |(_, part)| part.to_owned())
-        });
-        let calibration = match metadata.get(CALIBRATION_KEY).map(String::as_str) {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
-                return Err(ReportError::Metadata {
-                    path: path.to_path_buf(),
-                    key: CALIBRATION_KEY.to_owned(),
-                    problem: format!("'{other}' is neither true nor false"),
-                });
-            }
-        };
-        Some(Part {
-            id,
-            name,
-            calibration,
-        })
-    } else {
-        None
+        _ => (None, None),
     };
     let file = |games| RunFile {
         path: path.to_path_buf(),
@@ -317,35 +225,6 @@ fn campaign_of_part(id: &str, part: &str) -> String {
         .to_owned()
 }
 
-fn sprt_spec(path: &Path, metadata: &FileMetadata) -> Result<SprtSpec, ReportError> {
-    let problem = |problem: String| ReportError::Metadata {
-        path: path.to_path_buf(),
-        key: SPRT_KEY.to_owned(),
-        problem,
-    };
-    let text = metadata
-        .get(SPRT_KEY)
-        .ok_or_else(|| problem("missing in an sprt file".to_owned()))?;
-    let json: SprtJson =
-        serde_json::from_str(text).map_err(|e| problem(format!("'{text}': {e}")))?;
-    let model = match json.model.as_str() {
-        "normalized" => EloModel::Normalized,
-        "logistic" => EloModel::Logistic,
-        other => {
-            return Err(problem(format!(
-                "model '{other}' is neither normalized nor logistic"
-            )));
-        }
-    };
-    Ok(SprtSpec {
-        elo0: json.elo0,
-        elo1: json.elo1,
-        alpha: json.alpha,
-        beta: json.beta,
-        model,
-    })
-}
-
 /// Refuses a run in which a game id occurs twice (per piece-value part).
 fn check_duplicates(run: &Run) -> Result<(), ReportError> {
     let mut seen: HashMap<(Option<&str>, &str, u64), &Path> = HashMap::new();
@@ -369,14 +248,6 @@ fn check_duplicates(run: &Run) -> Result<(), ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn kinds_round_trip() {
-        for k in ["match", "sprt", "spsa", "piece-value", "first-move"] {
-            assert_eq!(Kind::parse(k).map(Kind::as_str), Some(k));
-        }
-        assert_eq!(Kind::parse("tune"), None);
-    }
 
     #[test]
     fn part_ids_name_their_campaign() {

@@ -3,14 +3,15 @@
 //! against games with its bounds and the verdict.
 
 use crate::error::ReportError;
-use crate::load::{Kind, Run, SprtSpec};
-use crate::pairs::{Pairs, pair_up, white_counts};
+use crate::load::Run;
+use crate::pairs::{Pairs, pair_up};
 use crate::plot::{self, Band, Chart, GREY, HLine, Line, PALETTE};
 use crate::{fmt_elo, fmt_plots, stem};
 use ajaxlab_stats::{
-    EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtConfig, SprtError, Status,
-    Trinomial, Z_95,
+    EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtError, Status, Trinomial, Z_95,
 };
+use ajaxlab_store::record::white_counts;
+use ajaxlab_store::{RunKind, SprtMetadata};
 use std::fmt;
 use std::num::NonZeroU64;
 use std::path::{Path, PathBuf};
@@ -22,8 +23,8 @@ const MAX_UPDATES: usize = 2_000;
 /// The report of a match or an SPRT.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchReport {
-    /// [`Kind::Match`] or [`Kind::Sprt`].
-    pub kind: Kind,
+    /// [`RunKind::Match`] or [`RunKind::Sprt`].
+    pub kind: RunKind,
     /// Campaign id, or the match's run id.
     pub id: String,
     /// Player 0's and player 1's names; Elo is player 0's.
@@ -49,7 +50,7 @@ pub struct MatchReport {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtOutcome {
     /// The design from the metadata.
-    pub spec: SprtSpec,
+    pub spec: SprtMetadata,
     /// The LLR after the last pair.
     pub llr: f64,
     /// Wald's bounds.
@@ -122,22 +123,17 @@ fn games(pairs: usize) -> f64 {
 }
 
 fn replay_sprt(
-    spec: SprtSpec,
+    spec: SprtMetadata,
     path: &Path,
     pairs: &Pairs,
     llr_path: &mut Vec<(f64, f64)>,
 ) -> Result<Result<SprtOutcome, SprtError>, ReportError> {
     let (batch, points) = checkpoints(pairs.pairs.len());
     let batch_size = NonZeroU64::new(u64::try_from(batch).unwrap_or(1)).unwrap_or(NonZeroU64::MIN);
-    let config = SprtConfig {
-        alpha: spec.alpha,
-        beta: spec.beta,
-        ..SprtConfig::new(spec.elo0, spec.elo1, spec.model)
-    }
-    .with_batch_size(batch_size);
+    let config = spec.config().with_batch_size(batch_size);
     let mut sprt = Sprt::new(config).map_err(|e| ReportError::Metadata {
         path: path.to_path_buf(),
-        key: ajaxlab_arena::parquet_io::SPRT_KEY.to_owned(),
+        key: ajaxlab_store::metadata::SPRT_KEY.to_owned(),
         problem: e.to_string(),
     })?;
     let cumulative: Vec<Pentanomial> = pairs.cumulative().collect();
@@ -205,10 +201,7 @@ fn llr_chart(run: &Run, outcome: &SprtOutcome, llr_path: Vec<(f64, f64)>) -> Cha
     Chart {
         title: format!(
             "SPRT {}: LLR of [{}, {}] ({})",
-            run.id,
-            s.elo0,
-            s.elo1,
-            model_name(s.model)
+            run.id, s.elo0, s.elo1, s.model
         ),
         x_desc: "games".to_owned(),
         y_desc: "log-likelihood ratio".to_owned(),
@@ -230,13 +223,6 @@ fn llr_chart(run: &Run, outcome: &SprtOutcome, llr_path: Vec<(f64, f64)>) -> Cha
             },
         ],
         ..Chart::default()
-    }
-}
-
-fn model_name(model: ajaxlab_stats::EloModel) -> &'static str {
-    match model {
-        ajaxlab_stats::EloModel::Logistic => "logistic",
-        ajaxlab_stats::EloModel::Normalized => "normalized",
     }
 }
 
@@ -291,11 +277,7 @@ impl fmt::Display for MatchReport {
                 writeln!(
                     f,
                     "  SPRT  [{}, {}] {}, alpha {}, beta {}",
-                    spec.elo0,
-                    spec.elo1,
-                    model_name(spec.model),
-                    spec.alpha,
-                    spec.beta
+                    spec.elo0, spec.elo1, spec.model, spec.alpha, spec.beta
                 )?;
                 writeln!(
                     f,

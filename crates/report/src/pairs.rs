@@ -3,8 +3,8 @@
 //! one; a pair's result is player 0's points over both games.
 
 use crate::load::RunFile;
-use ajaxlab_arena::GameRecord;
-use ajaxlab_stats::{GameScore, Pentanomial, Trinomial};
+use ajaxlab_stats::Pentanomial;
+use ajaxlab_store::GameRecord;
 use std::collections::BTreeMap;
 
 /// One completed pair.
@@ -49,37 +49,6 @@ impl Pairs {
     }
 }
 
-/// White's points in half points (the result was validated on loading).
-pub(crate) fn white_half_points(game: &GameRecord) -> usize {
-    match game.result.as_str() {
-        "1-0" => 2,
-        "0-1" => 0,
-        _ => 1,
-    }
-}
-
-/// White's wins, draws and losses over `games`.
-pub(crate) fn white_counts<'a>(games: impl IntoIterator<Item = &'a GameRecord>) -> Trinomial {
-    let mut counts = Trinomial::default();
-    for game in games {
-        counts.record(match white_half_points(game) {
-            0 => GameScore::Loss,
-            1 => GameScore::Draw,
-            _ => GameScore::Win,
-        });
-    }
-    counts
-}
-
-/// Player 0's points in half points.
-pub(crate) fn player0_half_points(game: &GameRecord) -> usize {
-    if game.game_id.is_multiple_of(2) {
-        white_half_points(game)
-    } else {
-        2 - white_half_points(game)
-    }
-}
-
 /// Pairs the games of `files` (one run, or one piece-value part).
 pub(crate) fn pair_up<'a>(files: impl IntoIterator<Item = &'a RunFile>) -> Pairs {
     let mut halves: BTreeMap<(&str, u64), Vec<(usize, &GameRecord)>> = BTreeMap::new();
@@ -112,7 +81,8 @@ pub(crate) fn pair_up<'a>(files: impl IntoIterator<Item = &'a RunFile>) -> Pairs
                     (*fb, b.ended_at_ms)
                 };
                 out.pairs.push(PairResult {
-                    half_points: player0_half_points(a) + player0_half_points(b),
+                    half_points: a.first_player_score().half_points()
+                        + b.first_player_score().half_points(),
                     ended_at_ms,
                     file,
                     pair,
@@ -129,6 +99,7 @@ pub(crate) fn pair_up<'a>(files: impl IntoIterator<Item = &'a RunFile>) -> Pairs
 mod tests {
     use super::*;
     use crate::synthetic::{game, result_for_white};
+    use ajaxlab_rules::GameResult::{BlackWins, Draw, WhiteWins};
 
     fn file(games: Vec<GameRecord>) -> RunFile {
         RunFile {
@@ -143,27 +114,27 @@ mod tests {
     fn pairs_score_from_player_zeros_view() {
         // Pair 0: player 0 wins as White, draws as Black → 3 half points.
         // Pair 1: player 0 loses as White, wins as Black → 2.
-        let mut g0 = game("r", 0, "1-0");
+        let mut g0 = game("r", 0, WhiteWins);
         g0.white.name = "alpha".into();
         g0.black.name = "beta".into();
         let games = vec![
             g0,
-            game("r", 1, "1/2-1/2"),
-            game("r", 2, "0-1"),
-            game("r", 3, "0-1"),
-            game("r", 4, "1-0"),
+            game("r", 1, Draw),
+            game("r", 2, BlackWins),
+            game("r", 3, BlackWins),
+            game("r", 4, WhiteWins),
         ];
         let pairs = pair_up([&file(games)]);
         assert_eq!(pairs.pentanomial().0, [0, 0, 1, 1, 0]);
         assert_eq!(pairs.unpaired_games, 1);
         assert_eq!(pairs.players, ["alpha".to_owned(), "beta".to_owned()]);
-        assert_eq!(result_for_white(2, 1), "0-1");
-        assert_eq!(result_for_white(1, 0), "1/2-1/2");
+        assert_eq!(result_for_white(2, 1), BlackWins);
+        assert_eq!(result_for_white(1, 0), Draw);
     }
 
     #[test]
     fn pairs_are_ordered_by_their_later_game() {
-        let mut games: Vec<GameRecord> = (0..4).map(|i| game("r", i, "1-0")).collect();
+        let mut games: Vec<GameRecord> = (0..4).map(|i| game("r", i, WhiteWins)).collect();
         // Pair 0 finishes last.
         games[1].ended_at_ms += 1_000_000;
         let pairs = pair_up([&file(games)]);

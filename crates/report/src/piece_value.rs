@@ -4,17 +4,18 @@
 //! every game of the campaign.
 
 use crate::error::ReportError;
-use crate::load::{Kind, Run, RunFile};
+use crate::load::{Run, RunFile};
 use crate::material::material_difference;
-use crate::pairs::{pair_up, white_half_points};
+use crate::pairs::pair_up;
 use crate::plot::{self, Chart, GREY, HLine, Intervals, PALETTE};
 use crate::table::Table;
 use crate::{fmt_plots, stem};
-use ajaxlab_rules::{KIND_COUNT, PieceKind};
+use ajaxlab_rules::{Color, KIND_COUNT, PieceKind};
 use ajaxlab_stats::{
-    Dispersion, EloEstimate, Interval, NormalEstimate, Pentanomial, RatioEstimate, RegressionError,
-    Z_95, logistic_regression, ratio,
+    Dispersion, EloEstimate, GameScore, Interval, NormalEstimate, Pentanomial, RatioEstimate,
+    RegressionError, Z_95, logistic_regression, ratio,
 };
+use ajaxlab_store::RunKind;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -172,10 +173,10 @@ fn regress(
                 })?;
             diffs.push(diff);
             // Half points over two: 0, ½ or 1, exact.
-            scores.push(match white_half_points(game) {
-                0 => 0.0,
-                1 => 0.5,
-                _ => 1.0,
+            scores.push(match game.score_of(Color::White) {
+                GameScore::Loss => 0.0,
+                GameScore::Draw => 0.5,
+                GameScore::Win => 1.0,
             });
         }
     }
@@ -312,7 +313,7 @@ impl fmt::Display for PieceValueReport {
         writeln!(
             f,
             "== {} {}: {} parts ==",
-            Kind::PieceValue,
+            RunKind::PieceValue,
             self.id,
             self.parts.len()
         )?;

@@ -2,11 +2,11 @@
 //! campaign's `spsa.parquet`, and a table of start and final values.
 
 use crate::error::ReportError;
-use crate::load::{Kind, Run};
+use crate::load::{Run, store_problem};
 use crate::plot::{self, Chart, Line, PALETTE};
-use crate::spsa_io::read_spsa;
 use crate::table::Table;
 use crate::{fmt_plots, stem};
+use ajaxlab_store::{RunKind, read_trajectory};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -65,7 +65,10 @@ pub(crate) fn report(
     out: &Path,
 ) -> Result<SpsaReport, ReportError> {
     let rows = match trajectory {
-        Some(path) => read_spsa(path)?,
+        Some(path) => read_trajectory(path).map_err(|e| ReportError::Spsa {
+            path: path.to_path_buf(),
+            problem: store_problem(e),
+        })?,
         None => Vec::new(),
     };
     // Last row wins for a repeated (param, seq).
@@ -123,7 +126,7 @@ pub(crate) fn report(
             &charts,
             COLUMNS,
             out,
-            &stem(Kind::Spsa, id, "trajectories"),
+            &stem(RunKind::Spsa, id, "trajectories"),
         )?;
     }
     Ok(SpsaReport {
@@ -142,7 +145,7 @@ impl fmt::Display for SpsaReport {
         writeln!(
             f,
             "== {} {}: {} parameters, {} updates, {} pairs completed, {} games stored ==",
-            Kind::Spsa,
+            RunKind::Spsa,
             self.id,
             self.params.len(),
             self.updates,

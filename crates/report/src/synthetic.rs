@@ -1,20 +1,23 @@
 //! Synthetic run directories for tests (feature `test-support`): game
 //! records with chosen or simulated results and the metadata of each kind
-//! of run, written with the arena's own Parquet writer, and `spsa.parquet`
-//! trajectories.
+//! of run, written with the store's own Parquet writer, `spsa.parquet`
+//! trajectories, and files no writer of ajaxlab makes (for tests of
+//! malformed input).
 //!
 //! Games are orthodox chess from the standard array (piece-value games
 //! carry their imbalance in `start_fen`); player 0 is `player-0`, White in
 //! even games; game `i` ends at `BASE_TIME_MS + 1000·i`.
 
-use ajaxlab_arena::parquet_io::{
-    self, CALIBRATION_KEY, CAMPAIGN_KEY, FileMetadata, KIND_KEY, PART_KEY, SPRT_KEY, StoreError,
-    TrajectoryRow, write_trajectory,
+use ajaxlab_rules::{GameResult, VariantKind};
+use ajaxlab_stats::{EloModel, RandomSource, SplitMix64, logistic};
+use ajaxlab_store::games::record_batch;
+use ajaxlab_store::{
+    FileMetadata, GameRecord, KindMetadata, MoveRecord, PartMetadata, PlayerRecord, SprtMetadata,
+    StoreError, Termination, TrajectoryRow, write_games, write_trajectory,
 };
-use ajaxlab_arena::record::{MoveRecord, PlayerRecord};
-use ajaxlab_arena::{GameRecord, Termination};
-use ajaxlab_stats::{RandomSource, SplitMix64, logistic};
+use arrow_array::{RecordBatch, StringArray};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The standard chess array.
 pub const CHESS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -24,22 +27,22 @@ pub const BASE_TIME_MS: i64 = 1_700_000_000_000;
 
 /// White's result when player 0 scores `half_points` (0, 1 or 2) in game `game_id`.
 #[must_use]
-pub fn result_for_white(half_points: usize, game_id: u64) -> &'static str {
+pub fn result_for_white(half_points: usize, game_id: u64) -> GameResult {
     let white = if game_id.is_multiple_of(2) {
         half_points
     } else {
         2_usize.saturating_sub(half_points)
     };
     match white {
-        0 => "0-1",
-        1 => "1/2-1/2",
-        _ => "1-0",
+        0 => GameResult::BlackWins,
+        1 => GameResult::Draw,
+        _ => GameResult::WhiteWins,
     }
 }
 
 /// A game of run `run_id` from the chess start with White's `result`.
 #[must_use]
-pub fn game(run_id: &str, game_id: u64, result: &str) -> GameRecord {
+pub fn game(run_id: &str, game_id: u64, result: GameResult) -> GameRecord {
     let player = |name: &str| PlayerRecord {
         name: name.to_owned(),
         version: "synthetic".to_owned(),
@@ -55,7 +58,7 @@ pub fn game(run_id: &str, game_id: u64, result: &str) -> GameRecord {
         run_id: run_id.to_owned(),
         game_id,
         pair_id: game_id / 2,
-        variant: "chess".to_owned(),
+        variant: VariantKind::Chess,
         start_number: None,
         start_fen: CHESS_FEN.to_owned(),
         opening_moves: Vec::new(),
@@ -63,7 +66,7 @@ pub fn game(run_id: &str, game_id: u64, result: &str) -> GameRecord {
         white,
         black,
         time_control: "nodes=1000".to_owned(),
-        result: result.to_owned(),
+        result,
         termination: Termination::AdjudicatedDraw,
         moves: vec![MoveRecord {
             uci: "e2e4".to_owned(),
@@ -122,33 +125,48 @@ pub fn pentanomial_games(run_id: &str, first_pair: u64, counts: [u64; 5]) -> Vec
 
 /// Metadata of a campaign file of `kind` with campaign id `campaign`.
 #[must_use]
-pub fn metadata(kind: &str, campaign: &str) -> FileMetadata {
-    FileMetadata::from([
-        (KIND_KEY.to_owned(), kind.to_owned()),
-        (CAMPAIGN_KEY.to_owned(), campaign.to_owned()),
-    ])
+pub fn metadata(kind: KindMetadata, campaign: &str) -> FileMetadata {
+    FileMetadata {
+        kind: Some(kind),
+        campaign: Some(campaign.to_owned()),
+        ..FileMetadata::default()
+    }
 }
 
 /// Metadata of an SPRT campaign's file.
 #[must_use]
-pub fn sprt_metadata(campaign: &str, elo0: f64, elo1: f64, model: &str) -> FileMetadata {
-    let mut m = metadata("sprt", campaign);
-    m.insert(
-        SPRT_KEY.to_owned(),
-        format!(r#"{{"elo0":{elo0},"elo1":{elo1},"alpha":0.05,"beta":0.05,"model":"{model}"}}"#),
-    );
-    m
+pub fn sprt_metadata(campaign: &str, elo0: f64, elo1: f64, model: EloModel) -> FileMetadata {
+    let sprt = SprtMetadata {
+        elo0,
+        elo1,
+        alpha: 0.05,
+        beta: 0.05,
+        model,
+    };
+    metadata(KindMetadata::Sprt(sprt), campaign)
 }
 
 /// Metadata of a piece-value part `part` of campaign `campaign`.
 #[must_use]
 pub fn part_metadata(campaign: &str, part: &str, calibration: bool) -> FileMetadata {
-    let mut m = metadata("piece-value", &format!("{campaign}.{part}"));
-    m.insert(PART_KEY.to_owned(), part.to_owned());
-    if calibration {
-        m.insert(CALIBRATION_KEY.to_owned(), "true".to_owned());
+    let part_metadata = PartMetadata {
+        name: Some(part.to_owned()),
+        calibration,
+    };
+    metadata(
+        KindMetadata::PieceValue(part_metadata),
+        &format!("{campaign}.{part}"),
+    )
+}
+
+fn create_parent(path: &Path) -> Result<(), StoreError> {
+    match path.parent() {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
+            path: dir.to_path_buf(),
+            source,
+        }),
+        None => Ok(()),
     }
-    m
 }
 
 /// Writes `games` to `path` (creating its directory) with `metadata`.
@@ -157,27 +175,78 @@ pub fn part_metadata(campaign: &str, part: &str, calibration: bool) -> FileMetad
 ///
 /// [`StoreError`] if the file cannot be written.
 pub fn write(path: &Path, games: &[GameRecord], metadata: &FileMetadata) -> Result<(), StoreError> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
-    }
-    parquet_io::write_games(path, games, &[], metadata)
+    create_parent(path)?;
+    write_games(path, games, metadata)
+}
+
+/// What makes a file of [`write_malformed`] malformed.
+#[derive(Clone, Copy, Debug)]
+pub enum Malformed<'a> {
+    /// The metadata entry `key` is set to `value`.
+    Metadata {
+        /// The key.
+        key: &'a str,
+        /// Its text.
+        value: &'a str,
+    },
+    /// The text column `name` holds `values`, one per game.
+    Column {
+        /// The column.
+        name: &'a str,
+        /// Its values.
+        values: &'a [&'a str],
+    },
+}
+
+/// Writes `games` like [`write`], but `malformed`: a file that no writer
+/// of ajaxlab makes, as a reader may still meet one.
+///
+/// # Errors
+///
+/// [`StoreError`] if the file cannot be written, or Arrow refuses the change
+/// (an unknown column, or as many values as games).
+pub fn write_malformed(
+    path: &Path,
+    games: &[GameRecord],
+    metadata: &FileMetadata,
+    malformed: Malformed<'_>,
+) -> Result<(), StoreError> {
+    let format = |e: arrow_schema::ArrowError| StoreError::Format {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let batch = record_batch(games, metadata).map_err(format)?;
+    let schema = batch.schema();
+    let batch = match malformed {
+        Malformed::Metadata { key, value } => {
+            let mut entries = schema.metadata().clone();
+            entries.insert(key.to_owned(), value.to_owned());
+            let schema = Arc::new(schema.as_ref().clone().with_metadata(entries));
+            RecordBatch::try_new(schema, batch.columns().to_vec()).map_err(format)?
+        }
+        Malformed::Column { name, values } => {
+            let index = schema.index_of(name).map_err(format)?;
+            let mut columns = batch.columns().to_vec();
+            columns[index] = Arc::new(StringArray::from(values.to_vec()));
+            RecordBatch::try_new(schema, columns).map_err(format)?
+        }
+    };
+    create_parent(path)?;
+    ajaxlab_store::atomic::write_batch(path, &batch)
 }
 
 /// A trinomial result with White scoring `p` on average and drawing
 /// `draw_share` of the probability that the weaker side would otherwise
 /// get (so the mean stays `p`).
-pub fn simulate_result(rng: &mut impl RandomSource, p: f64, draw_share: f64) -> &'static str {
+pub fn simulate_result(rng: &mut impl RandomSource, p: f64, draw_share: f64) -> GameResult {
     let draw = 2.0 * draw_share * p.min(1.0 - p);
     let u = rng.next_f64();
     if u < p - draw / 2.0 {
-        "1-0"
+        GameResult::WhiteWins
     } else if u < p + draw / 2.0 {
-        "1/2-1/2"
+        GameResult::Draw
     } else {
-        "0-1"
+        GameResult::BlackWins
     }
 }
 
@@ -325,7 +394,7 @@ pub fn temp_dir(tag: &str) -> std::io::Result<std::path::PathBuf> {
 pub fn write_match_run(dir: &Path, run_id: &str, counts: [u64; 5]) -> Result<(), StoreError> {
     let games = pentanomial_games(run_id, 0, counts);
     let half = (games.len() / 4) * 2;
-    let none = FileMetadata::new();
+    let none = FileMetadata::default();
     write(&dir.join("games-00000.parquet"), &games[..half], &none)?;
     write(&dir.join("games-00001.parquet"), &games[half..], &none)
 }
@@ -341,7 +410,7 @@ pub fn write_sprt_run(
     id: &str,
     units: &[[u64; 5]],
     bounds: (f64, f64),
-    model: &str,
+    model: EloModel,
 ) -> Result<(), StoreError> {
     let meta = sprt_metadata(id, bounds.0, bounds.1, model);
     let mut next_pair = 0;
@@ -425,7 +494,7 @@ pub fn write_first_move_run(
     write(
         &dir.join(id).join("unit-00000.parquet"),
         &games,
-        &metadata("first-move", id),
+        &metadata(KindMetadata::FirstMove, id),
     )
 }
 
@@ -445,7 +514,7 @@ pub fn write_spsa_run(
     write(
         &dir.join(id).join("unit-00000.parquet"),
         &games,
-        &metadata("spsa", id),
+        &metadata(KindMetadata::Spsa, id),
     )?;
     write_trajectory(
         &dir.join(id).join(crate::SPSA_FILE),

@@ -8,13 +8,16 @@
     reason = "test code: a failed unwrap is a failed test"
 )]
 
+use ajaxlab_report::synthetic::Malformed;
 use ajaxlab_report::synthetic::{self, PLANTED, temp_dir};
 use ajaxlab_report::{
-    FirstMoveReport, Kind, MatchReport, PieceValueReport, Report, ReportConfig, ReportError,
+    FirstMoveReport, MatchReport, PieceValueReport, Report, ReportConfig, ReportError, RunKind,
     Section, SpsaReport,
 };
+use ajaxlab_rules::GameResult::{BlackWins, Draw, WhiteWins};
 use ajaxlab_rules::PieceKind;
 use ajaxlab_stats::{EloModel, Pentanomial, Sprt, SprtConfig, Status, Trinomial, llr};
+use ajaxlab_store::KindMetadata;
 use std::path::Path;
 
 fn report(dir: &Path) -> Report {
@@ -74,7 +77,7 @@ fn match_elo_is_the_statistics_crates_pentanomial_elo() {
     let [m] = matches(&report)[..] else {
         panic!("one match expected: {report:?}")
     };
-    assert_eq!(m.kind, Kind::Match);
+    assert_eq!(m.kind, RunKind::Match);
     assert_eq!(m.id, "m1");
     assert_eq!(m.players, ["player-0".to_owned(), "player-1".to_owned()]);
     assert_eq!(m.pentanomial, Pentanomial::new(counts));
@@ -108,11 +111,10 @@ fn a_match_report_counts_whites_results() {
     let dir = temp_dir("white").unwrap();
     // 3 pairs: White wins both games of the first (one for each player),
     // then a draw and a White win, then Black wins both.
-    let results = ["1-0", "1-0", "1/2-1/2", "1-0", "0-1", "0-1"];
-    let games: Vec<_> = results
-        .iter()
-        .enumerate()
-        .map(|(id, result)| synthetic::game("w1", id as u64, result))
+    let results = [WhiteWins, WhiteWins, Draw, WhiteWins, BlackWins, BlackWins];
+    let games: Vec<_> = (0..)
+        .zip(results)
+        .map(|(id, result)| synthetic::game("w1", id, result))
         .collect();
     synthetic::write(
         &dir.join("games-00000.parquet"),
@@ -144,21 +146,21 @@ fn sprt_replays_to_the_llr_and_verdict_of_a_direct_sprt() {
         [1, 15, 49, 35, 10],
         [1, 14, 50, 36, 9],
     ];
-    synthetic::write_sprt_run(&dir, "sp", &units, (0.0, 5.0), "normalized").unwrap();
+    synthetic::write_sprt_run(&dir, "sp", &units, (0.0, 5.0), EloModel::Normalized).unwrap();
     // A campaign still running: nothing crosses a bound with one unit.
     synthetic::write_sprt_run(
         &dir,
         "early",
         &[[5, 20, 50, 20, 5]],
         (-5.0, 5.0),
-        "logistic",
+        EloModel::Logistic,
     )
     .unwrap();
     let report = report(&dir);
     let found = matches(&report);
     assert_eq!(found.len(), 2);
     let m = found.iter().find(|m| m.id == "sp").unwrap();
-    assert_eq!(m.kind, Kind::Sprt);
+    assert_eq!(m.kind, RunKind::Sprt);
     let total = units
         .iter()
         .fold(Pentanomial::default(), |a, &u| a + Pentanomial::new(u));
@@ -451,7 +453,12 @@ fn bad_input_is_a_typed_error_naming_the_file() {
     let kind = temp_dir("kind").unwrap();
     let path = kind.join("unit-0.parquet");
     let games = synthetic::pentanomial_games("k", 0, [0, 0, 1, 0, 0]);
-    synthetic::write(&path, &games, &synthetic::metadata("tournament", "k")).unwrap();
+    let meta = synthetic::metadata(KindMetadata::Match, "k");
+    let tournament = Malformed::Metadata {
+        key: "ajaxlab.kind",
+        value: "tournament",
+    };
+    synthetic::write_malformed(&path, &games, &meta, tournament).unwrap();
     let err = ajaxlab_report::run(&ReportConfig::new(&kind)).unwrap_err();
     assert!(
         matches!(&err, ReportError::Metadata { path: p, key, .. } if *p == path && key == "ajaxlab.kind"),
@@ -460,9 +467,12 @@ fn bad_input_is_a_typed_error_naming_the_file() {
 
     let result = temp_dir("result").unwrap();
     let path = result.join("games-00000.parquet");
-    let mut games = synthetic::pentanomial_games("r", 0, [0, 0, 1, 0, 0]);
-    games[1].result = "*".to_owned();
-    synthetic::write(&path, &games, &Default::default()).unwrap();
+    let games = synthetic::pentanomial_games("r", 0, [0, 0, 1, 0, 0]);
+    let unfinished = Malformed::Column {
+        name: "result",
+        values: &["1/2-1/2", "*"],
+    };
+    synthetic::write_malformed(&path, &games, &Default::default(), unfinished).unwrap();
     let err = ajaxlab_report::run(&ReportConfig::new(&result)).unwrap_err();
     assert!(
         matches!(&err, ReportError::Game { path: p, game_id: 1, .. } if *p == path),
@@ -471,12 +481,12 @@ fn bad_input_is_a_typed_error_naming_the_file() {
 
     let sprt = temp_dir("sprt-meta").unwrap();
     let path = sprt.join("unit-0.parquet");
-    let mut meta = synthetic::metadata("sprt", "s");
-    meta.insert(
-        "ajaxlab.sprt".to_owned(),
-        r#"{"elo0":5,"elo1":0}"#.to_owned(),
-    );
-    synthetic::write(&path, &games[..0], &meta).unwrap();
+    let meta = synthetic::sprt_metadata("s", 0.0, 5.0, EloModel::Normalized);
+    let reversed = Malformed::Metadata {
+        key: "ajaxlab.sprt",
+        value: r#"{"elo0":5,"elo1":0}"#,
+    };
+    synthetic::write_malformed(&path, &games[..0], &meta, reversed).unwrap();
     let err = ajaxlab_report::run(&ReportConfig::new(&sprt)).unwrap_err();
     assert!(
         matches!(&err, ReportError::Metadata { path: p, .. } if *p == path),

@@ -55,7 +55,7 @@ pub use elo::{
 pub use heterogeneity::{
     GroupEstimate, Heterogeneity, HeterogeneityError, Shrunken, heterogeneity,
 };
-pub use llr::{EloModel, LlrError, llr};
+pub use llr::{EloModel, LlrError, UnknownEloModel, llr};
 pub use logistic::{Dispersion, LogisticFit, RegressionError, logistic, logistic_regression};
 pub use ratio::{NormalEstimate, RatioError, RatioEstimate, Z_95, ratio};
 pub use rng::{RandomSource, SplitMix64};

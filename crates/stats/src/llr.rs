@@ -44,6 +44,42 @@ pub enum EloModel {
     Normalized,
 }
 
+impl EloModel {
+    /// Every model.
+    pub const ALL: [EloModel; 2] = [EloModel::Logistic, EloModel::Normalized];
+
+    /// The model's name in files, flags and reports: `logistic` or `normalized`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        }
+    }
+}
+
+impl std::fmt::Display for EloModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// Text that names no [`EloModel`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("model '{0}' is neither normalized nor logistic")]
+pub struct UnknownEloModel(pub String);
+
+impl std::str::FromStr for EloModel {
+    type Err = UnknownEloModel;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        EloModel::ALL
+            .into_iter()
+            .find(|m| m.as_str() == text)
+            .ok_or_else(|| UnknownEloModel(text.to_owned()))
+    }
+}
+
 /// Why a log-likelihood ratio could not be computed.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum LlrError {
@@ -207,6 +243,14 @@ fn to_count(n: usize) -> f64 {
 mod tests {
     use super::*;
     use crate::counts::{Pentanomial, Trinomial};
+
+    #[test]
+    fn models_round_trip_through_their_names() {
+        for m in EloModel::ALL {
+            assert_eq!(m.to_string().parse::<EloModel>(), Ok(m));
+        }
+        assert!("bayes".parse::<EloModel>().is_err());
+    }
 
     fn penta(b: [u64; 5]) -> Counts {
         Pentanomial::new(b).into()

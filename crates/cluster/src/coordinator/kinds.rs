@@ -4,13 +4,13 @@
 //! it needs to rebuild it in the same transaction that counts a unit.
 
 use crate::campaign::{CampaignKind, CampaignSpec};
-use ajaxlab_arena::GameRecord;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_stats::{
-    Flip, Pentanomial, Perturbation, PerturbationId, SplitMix64, Sprt, Spsa, Status,
+    Flip, GameScore, Pentanomial, Perturbation, PerturbationId, SplitMix64, Sprt, Spsa, Status,
     stochastic_round,
 };
+use ajaxlab_store::GameRecord;
 use serde::{Deserialize, Serialize};
 
 /// A campaign as the coordinator runs it.
@@ -174,27 +174,10 @@ impl UnitPerturbation {
 pub fn first_player_balance(games: &[GameRecord]) -> f64 {
     games
         .iter()
-        .map(|g| {
-            let first_is_white = g.game_id % 2 == 0;
-            match (g.result.as_str(), first_is_white) {
-                ("1-0", true) | ("0-1", false) => 1.0,
-                ("0-1", true) | ("1-0", false) => -1.0,
-                _ => 0.0,
-            }
+        .map(|g| match g.first_player_score() {
+            GameScore::Win => 1.0,
+            GameScore::Loss => -1.0,
+            GameScore::Draw => 0.0,
         })
         .sum()
-}
-
-/// White's wins, draws and losses over `games`.
-pub fn white_counts(games: &[GameRecord]) -> [u64; 3] {
-    let mut counts = [0; 3];
-    for g in games {
-        let i = match g.result.as_str() {
-            "1-0" => 0,
-            "0-1" => 2,
-            _ => 1,
-        };
-        counts[i] += 1;
-    }
-    counts
 }

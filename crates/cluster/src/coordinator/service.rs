@@ -1,7 +1,7 @@
 //! The gRPC services: thin adapters over [`Coordinator`], plus bearer-token
 //! authentication with separate worker and operator scopes.
 
-use super::{CampaignView, Coordinator, CoordinatorError, Scope, Submitted};
+use super::{CampaignState, CampaignView, Coordinator, CoordinatorError, Scope, Submitted};
 use ajaxlab_proto::PROTOCOL_VERSION;
 use ajaxlab_proto::v1::{self, operator_server, worker_server};
 use std::pin::Pin;
@@ -198,21 +198,21 @@ impl operator_server::Operator for OperatorService {
         &self,
         request: Request<v1::CampaignRequest>,
     ) -> Result<Response<v1::Campaign>, Status> {
-        self.set_state(request, "paused").await
+        self.set_state(request, CampaignState::Paused).await
     }
 
     async fn resume_campaign(
         &self,
         request: Request<v1::CampaignRequest>,
     ) -> Result<Response<v1::Campaign>, Status> {
-        self.set_state(request, "running").await
+        self.set_state(request, CampaignState::Running).await
     }
 
     async fn stop_campaign(
         &self,
         request: Request<v1::CampaignRequest>,
     ) -> Result<Response<v1::Campaign>, Status> {
-        self.set_state(request, "stopped").await
+        self.set_state(request, CampaignState::Stopped).await
     }
 
     async fn exclude_worker(
@@ -251,7 +251,7 @@ impl operator_server::Operator for OperatorService {
                         return;
                     }
                 };
-                let finished = matches!(view.state.as_str(), "finished" | "stopped");
+                let finished = view.state.is_over();
                 if tx.send(Ok(view.to_proto())).await.is_err()
                     || finished
                     || changes.changed().await.is_err()
@@ -270,7 +270,7 @@ impl OperatorService {
     async fn set_state(
         &self,
         request: Request<v1::CampaignRequest>,
-        state: &'static str,
+        state: CampaignState,
     ) -> Result<Response<v1::Campaign>, Status> {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;

@@ -6,8 +6,9 @@ use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_arena::opening::Opening;
 use ajaxlab_arena::referee::Adjudicator;
 use ajaxlab_arena::runner::pair_seed;
-use ajaxlab_arena::{GameRecord, MatchConfig, Termination, TimeControl};
-use ajaxlab_rules::{Game, Outcome};
+use ajaxlab_arena::{MatchConfig, TimeControl};
+use ajaxlab_rules::{Game, GameResult};
+use ajaxlab_store::{GameRecord, Termination};
 use std::collections::HashMap;
 
 /// Why a submission is refused.
@@ -145,28 +146,20 @@ fn validate_game(
     if g.final_fen != game.position().fen() {
         return Err(reject(id, "final FEN does not follow from the moves"));
     }
-    let side_to_move_loses = |result: &str| {
-        let loser_is_white = game.position().side_to_move() == ajaxlab_rules::Color::White;
-        result == if loser_is_white { "0-1" } else { "1-0" }
-    };
+    let side_to_move_loses =
+        |result: GameResult| result == GameResult::win_for(!game.position().side_to_move());
     let consistent = match (game.outcome(), g.termination) {
-        (Some(Outcome::Checkmate { .. }), Termination::Checkmate)
-        | (Some(Outcome::Stalemate), Termination::Stalemate)
-        | (Some(Outcome::FiftyMoveRule), Termination::FiftyMoveRule)
-        | (Some(Outcome::ThreefoldRepetition), Termination::ThreefoldRepetition) => {
-            game.outcome().is_some_and(|o| o.result().pgn() == g.result)
+        (Some(outcome), termination) => {
+            Termination::from(outcome) == termination && outcome.result() == g.result
         }
-        (Some(_), _) => false,
         (None, Termination::MaxPlies) => {
             config.adjudication.max_plies == Some(g.moves.len() as u32)
-                && g.result == "1/2-1/2"
+                && g.result == GameResult::Draw
                 && verdict.is_none()
         }
         (None, Termination::AdjudicatedDraw | Termination::AdjudicatedResign) => {
             // The recorded scores must trigger this very adjudication at the last move.
-            verdict.is_some_and(|(result, termination)| {
-                result.pgn() == g.result && termination == g.termination
-            })
+            verdict == Some((g.result, g.termination))
         }
         (None, Termination::TimeForfeit) => {
             let tc =
@@ -176,7 +169,7 @@ fn validate_game(
                     1 - white_index(swapped)
                 }]
                 .tc;
-            matches!(tc, TimeControl::Clock { .. }) && side_to_move_loses(&g.result)
+            matches!(tc, TimeControl::Clock { .. }) && side_to_move_loses(g.result)
         }
         // The builtin engine neither crashes, hangs nor plays illegal moves.
         (
@@ -190,8 +183,8 @@ fn validate_game(
             id,
             format!(
                 "result {} by {} does not follow from the moves",
-                g.result,
-                g.termination.as_str()
+                g.result.pgn(),
+                g.termination
             ),
         ));
     }

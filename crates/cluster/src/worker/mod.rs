@@ -4,11 +4,12 @@
 //! the unit it holds and exits.
 
 use crate::convert::{game_to_proto, match_config};
+use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
-use ajaxlab_arena::{GameRecord, MatchConfig};
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use ajaxlab_stats::{RandomSource, SplitMix64};
+use ajaxlab_store::GameRecord;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;

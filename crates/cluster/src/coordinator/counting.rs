@@ -1,0 +1,384 @@
+//! Submissions and counting: a unit's games are validated, written to their
+//! own file, then counted in one transaction, exactly once (also when a
+//! file is found uncounted on start-up); and SPSA trajectories follow.
+
+use super::schema::{campaign_pentanomial, running_totals, save_spsa};
+use super::{Coordinator, CoordinatorError, Submitted, bump, now_ms, outliers, validate};
+use crate::convert::game_from_proto;
+use crate::coordinator::kinds::{Live, UnitPerturbation, first_player_balance};
+use ajaxlab_arena::live::LiveStats;
+use ajaxlab_proto::v1;
+use ajaxlab_stats::Pentanomial;
+use ajaxlab_store::record::white_counts;
+use ajaxlab_store::{
+    GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
+};
+use rusqlite::{OptionalExtension, params};
+use std::time::Duration;
+
+/// The longest an SPSA trajectory file lags behind the database while a tune runs.
+/// An SPSA tune after one update.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpsaStep {
+    /// Pairs applied so far.
+    pub completed_pairs: u64,
+    /// θ, in the order of the tune's parameters.
+    pub theta: Vec<f64>,
+}
+
+/// The longest an SPSA trajectory file lags behind the database while a tune runs.
+const TRAJECTORY_EVERY: Duration = Duration::from_secs(2);
+
+impl Coordinator {
+    pub(super) fn reconcile(&self) -> Result<(), CoordinatorError> {
+        let pending: Vec<(String, String, String)> = {
+            let db = self.db();
+            let mut stmt =
+                db.prepare("select id, campaign_id, worker_id from units where state != 'done'")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        for (unit, campaign, worker) in pending {
+            let file = self.unit_file(&campaign, &unit);
+            if file.exists() {
+                let file =
+                    read_games(&file).map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+                self.count_unit(&campaign, &unit, &worker, &file.games)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Validates, stores and counts the games of a unit, exactly once.
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown unit; `InvalidArgument` with the reason if a
+    /// game does not hold up (nothing of the unit is stored).
+    pub fn submit(
+        &self,
+        worker: &str,
+        unit: &str,
+        token: &str,
+        games: &[v1::GameRecord],
+    ) -> Result<Submitted, CoordinatorError> {
+        let held = self.held_unit(worker, unit, token)?;
+        if held.done {
+            bump(&self.counters.duplicate, 1);
+            return Ok(Submitted::Duplicate);
+        }
+        if !held.held {
+            bump(&self.counters.stale, 1);
+            return Ok(Submitted::Stale);
+        }
+        let campaign = held.campaign;
+        let perturbation =
+            UnitPerturbation::from_text(&held.spsa).map_err(CoordinatorError::Internal)?;
+        let (config, mut metadata) = {
+            let campaigns = self
+                .campaigns
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let live = campaigns.get(&campaign).ok_or_else(|| {
+                CoordinatorError::Internal(format!("campaign {campaign} not loaded"))
+            })?;
+            (
+                live.unit_config(perturbation.as_ref()),
+                live.spec.file_metadata(&live.toml),
+            )
+        };
+        let records: Vec<GameRecord> = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| game_from_proto(g, &config.run_id, config.variant, i))
+            .collect::<Result<_, _>>()
+            .map_err(|e| CoordinatorError::InvalidArgument(e.to_string()))?;
+        if let Err(e) = validate::validate_unit(&config, held.first_pair, held.pair_count, &records)
+        {
+            bump(&self.counters.rejected, 1);
+            self.note_rejection(&campaign, unit)?;
+            return Err(CoordinatorError::InvalidArgument(format!(
+                "unit {unit} rejected: {e}"
+            )));
+        }
+        let mut sorted = records;
+        sorted.sort_by_key(|g| g.game_id);
+        metadata.param_names = ajaxlab_engine::params::SPECS
+            .iter()
+            .map(|s| s.name.to_owned())
+            .collect();
+        let file = self.unit_file(&campaign, unit);
+        write_games(&file, &sorted, &metadata)
+            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        self.count_unit(&campaign, unit, worker, &sorted)?;
+        bump(&self.counters.accepted, 1);
+        bump(&self.counters.games, sorted.len() as u64);
+        Ok(Submitted::Accepted)
+    }
+
+    /// A refused unit goes back to the pool; refused three times (a worker
+    /// build that disagrees with this one, or a bug), its campaign is paused
+    /// for an operator to look at rather than replayed forever.
+    fn note_rejection(&self, campaign: &str, unit: &str) -> Result<(), CoordinatorError> {
+        let db = self.db();
+        db.execute(
+            "update units set state = 'free', rejections = rejections + 1 where id = ?1",
+            [unit],
+        )?;
+        let rejections: i64 =
+            db.query_row("select rejections from units where id = ?1", [unit], |r| {
+                r.get(0)
+            })?;
+        if rejections >= 3 {
+            db.execute(
+                "update campaigns set state = 'paused' where id = ?1 and state = 'running'",
+                [campaign],
+            )?;
+            eprintln!(
+                "coordinator: unit {unit} refused {rejections} times; campaign {campaign} paused"
+            );
+        }
+        Ok(())
+    }
+
+    /// Marks a unit done and adds its pairs to the campaign, in one transaction.
+    fn count_unit(
+        &self,
+        campaign: &str,
+        unit: &str,
+        worker: &str,
+        games: &[GameRecord],
+    ) -> Result<(), CoordinatorError> {
+        let mut stats = LiveStats::default();
+        for pair in games.chunks_exact(2) {
+            stats.add_pair(&pair[0], &pair[1]);
+        }
+        let penta = stats.pentanomial;
+        let white = white_counts(games);
+        let white = [white.wins, white.draws, white.losses].map(|n| n as i64);
+        let mut db = self.db();
+        let tx = db.transaction()?;
+        let unit_row: Option<(String, String)> = tx
+            .query_row("select state, spsa from units where id = ?1", [unit], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        let Some((state, spsa_text)) = unit_row else {
+            return Err(CoordinatorError::NotFound(format!("unknown unit '{unit}'")));
+        };
+        if state == "done" {
+            return Ok(());
+        }
+        let p = penta.0.map(|n| n as i64);
+        tx.execute(
+            "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses)
+             values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                unit,
+                campaign,
+                worker,
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                now_ms(),
+                white[0],
+                white[1],
+                white[2]
+            ],
+        )?;
+        tx.execute("update units set state = 'done' where id = ?1", [unit])?;
+        tx.execute(
+            "update campaigns set ll = ll + ?2, ld = ld + ?3, dd = dd + ?4, wd = wd + ?5, ww = ww + ?6,
+                 white_wins = white_wins + ?7, white_draws = white_draws + ?8, white_losses = white_losses + ?9
+             where id = ?1",
+            params![campaign, p[0], p[1], p[2], p[3], p[4], white[0], white[1], white[2]],
+        )?;
+        let elapsed_min: Option<f64> = tx
+            .query_row(
+                "select (?2 - leased_ms) / 60000.0 from units where id = ?1",
+                params![unit, now_ms()],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(minutes) = elapsed_min.filter(|m| *m > 0.0) {
+            let rate = penta.pairs() as f64 / minutes;
+            tx.execute(
+                "update workers set pairs_per_minute = ?2 where id = ?1",
+                params![worker, rate],
+            )?;
+        }
+        let (total, done): (i64, i64) = tx.query_row(
+            "select pairs_total, ll + ld + dd + wd + ww from campaigns where id = ?1",
+            [campaign],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        // The kind's own state moves on a copy, saved in this transaction and
+        // kept only once it commits.
+        let mut campaigns = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut next = campaigns.get(campaign).cloned();
+        if let Some(live) = &mut next {
+            if live.sprt.is_some() {
+                live.update_sprt(campaign_pentanomial(&tx, campaign, None)?);
+            }
+            if let (Some(spsa), Some(perturbation)) = (
+                &mut live.spsa,
+                UnitPerturbation::from_text(&spsa_text).map_err(CoordinatorError::Internal)?,
+            ) {
+                spsa.apply(
+                    &perturbation.perturbation(),
+                    first_player_balance(games),
+                    games.len() as u64,
+                )
+                .map_err(|e| CoordinatorError::Internal(format!("unit {unit}: {e}")))?;
+                let seq: i64 = tx.query_row(
+                    "select coalesce(max(seq), 0) + 1 from spsa_history where campaign_id = ?1",
+                    [campaign],
+                    |r| r.get(0),
+                )?;
+                save_spsa(&tx, campaign, seq, unit, spsa)?;
+            }
+        }
+        let decided = next.as_ref().is_some_and(Live::decided);
+        if done >= total || decided {
+            tx.execute(
+                "update campaigns set state = 'finished' where id = ?1 and state != 'stopped'",
+                [campaign],
+            )?;
+        }
+        tx.commit()?;
+        if let Some(live) = next {
+            campaigns.insert(campaign.to_owned(), live);
+        }
+        drop(campaigns);
+        drop(db);
+        self.write_spsa_trajectory(campaign, done >= total)?;
+        self.changed();
+        Ok(())
+    }
+
+    /// Rewrites an SPSA campaign's trajectory file from the stored history
+    /// (nothing for other kinds): always if `now`, else at most every
+    /// [`TRAJECTORY_EVERY`].
+    pub(super) fn write_spsa_trajectory(
+        &self,
+        campaign: &str,
+        now: bool,
+    ) -> Result<(), CoordinatorError> {
+        let mut written = self
+            .trajectories
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !now
+            && written
+                .get(campaign)
+                .is_some_and(|t| t.elapsed() < TRAJECTORY_EVERY)
+        {
+            return Ok(());
+        }
+        let names: Vec<String> = {
+            let campaigns = self
+                .campaigns
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match campaigns.get(campaign).and_then(|l| l.spsa.as_ref()) {
+                Some(spsa) => spsa.params().iter().map(|p| p.name.clone()).collect(),
+                None => return Ok(()),
+            }
+        };
+        let rows = {
+            let db = self.db();
+            let mut stmt = db.prepare(
+                "select seq, completed, unit_id, theta from spsa_history where campaign_id = ?1 order by seq",
+            )?;
+            let rows = stmt.query_map([campaign], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (seq, completed, unit_id, theta) = row?;
+                let theta: Vec<f64> = serde_json::from_str(&theta)
+                    .map_err(|e| CoordinatorError::Internal(format!("spsa history: {e}")))?;
+                for (param, value) in names.iter().zip(theta) {
+                    out.push(TrajectoryRow {
+                        seq: seq as u64,
+                        completed_pairs: completed as u64,
+                        unit_id: unit_id.clone(),
+                        param: param.clone(),
+                        value,
+                    });
+                }
+            }
+            out
+        };
+        write_trajectory(&self.campaign_dir(campaign).join(SPSA_FILE), &rows)
+            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        written.insert(campaign.to_owned(), std::time::Instant::now());
+        Ok(())
+    }
+
+    /// Pair counts of a campaign after each counted unit, in order (for plots).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn history(&self, campaign: &str) -> Result<Vec<Pentanomial>, CoordinatorError> {
+        running_totals(&self.db(), campaign)
+    }
+
+    /// An SPSA campaign's θ after each update, the start first.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn spsa_history(&self, campaign: &str) -> Result<Vec<SpsaStep>, CoordinatorError> {
+        let db = self.db();
+        let mut stmt = db.prepare(
+            "select completed, theta from spsa_history where campaign_id = ?1 order by seq",
+        )?;
+        let rows = stmt.query_map([campaign], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (completed, theta) = row?;
+            let theta = serde_json::from_str(&theta)
+                .map_err(|e| CoordinatorError::Internal(format!("spsa history: {e}")))?;
+            out.push(SpsaStep {
+                completed_pairs: completed.max(0) as u64,
+                theta,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Every worker's standing in a campaign (outlier check).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn standings(
+        &self,
+        campaign: &str,
+    ) -> Result<Vec<outliers::WorkerStanding>, CoordinatorError> {
+        let workers: Vec<String> = {
+            let db = self.db();
+            let mut stmt = db.prepare(
+                "select distinct worker_id from results where campaign_id = ?1 order by worker_id",
+            )?;
+            let rows = stmt.query_map([campaign], |r| r.get(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        let db = self.db();
+        let per_worker = workers
+            .into_iter()
+            .map(|w| Ok((w.clone(), campaign_pentanomial(&db, campaign, Some(&w))?)))
+            .collect::<Result<Vec<_>, CoordinatorError>>()?;
+        Ok(outliers::standings(&per_worker))
+    }
+}

@@ -1,0 +1,430 @@
+//! Workers and their leases: registration, the choice of a campaign for
+//! an asking worker, the size of a new unit, renewal and release.
+
+use super::tokens::random_hex;
+use super::{Coordinator, CoordinatorError, bump, now_ms};
+use crate::convert::work_unit;
+use crate::coordinator::kinds::UnitPerturbation;
+use ajaxlab_proto::v1;
+use rusqlite::{OptionalExtension, params};
+use std::time::Duration;
+
+/// A registered worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerInfo {
+    /// Its id (`w-…`).
+    pub id: String,
+    /// The name it gave (by default its host name).
+    pub name: String,
+    /// Its build's version.
+    pub version: String,
+    /// Games it plays at once.
+    pub cores: u32,
+}
+
+/// How many units are in one state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitCount {
+    /// `free`, `leased` or `done`.
+    pub state: String,
+    /// Units in it.
+    pub units: u64,
+}
+
+/// A running campaign of the asking worker's engine build, as
+/// [`Coordinator::request_work`] weighs it.
+struct Candidate {
+    id: String,
+    priority: u32,
+    pairs_total: i64,
+    /// Pairs handed out in units so far.
+    next_pair: i64,
+    /// Units back in the pool (expired, released or refused).
+    free_units: i64,
+    /// Pairs out of the pool: the campaign's share of the workers so far.
+    pairs_out: i64,
+}
+
+impl Candidate {
+    /// Whether a unit of it is free or can still be made.
+    fn has_work(&self) -> bool {
+        self.free_units > 0 || self.next_pair < self.pairs_total
+    }
+
+    /// Its share per unit of priority: the least served goes first.
+    fn share(&self) -> f64 {
+        self.pairs_out as f64 / f64::from(self.priority.max(1))
+    }
+}
+
+/// What the size of a new unit depends on.
+struct UnitSizing {
+    /// The asking worker's pace so far (0 before its first unit).
+    pairs_per_minute: f64,
+    /// Its cores: a unit has at least a pair per core.
+    cores: u32,
+    /// How much play a unit is sized to.
+    duration: Duration,
+    /// Whether the campaign is an SPSA tune (a unit is one perturbation).
+    spsa: bool,
+    /// The campaign's pairs.
+    pairs_total: i64,
+    /// Its first pair not yet in a unit.
+    next_pair: i64,
+}
+
+impl UnitSizing {
+    /// Pairs in the new unit, `spread` (a random byte) varying its length.
+    ///
+    /// About `duration` of play for this worker, at least one pair per
+    /// core, and at most a tenth of the campaign so that progress shows and
+    /// other workers get a share. An SPSA unit is one perturbation: at most
+    /// 1/200 of the tune (but a pair per core), so that θ moves in many
+    /// small steps. The length varies by up to ±20% (drawn from the lease
+    /// token's first byte) so that workers started together, after an
+    /// outage or a mass start, drift out of step instead of submitting in
+    /// waves for ever. Never more than 500 pairs, nor more than are left.
+    fn pairs(&self, spread: u8) -> i64 {
+        let spread = 0.8 + 0.4 * f64::from(spread) / 255.0;
+        let minutes = spread * self.duration.as_secs_f64() / 60.0;
+        let wanted = (self.pairs_per_minute * minutes)
+            .round()
+            .max(f64::from(self.cores)) as i64;
+        let total = self.pairs_total;
+        let cap = if self.spsa {
+            (total / 200).max(i64::from(self.cores))
+        } else {
+            (total + 9) / 10
+        };
+        wanted.min(cap).clamp(1, 500).min(total - self.next_pair)
+    }
+}
+
+/// A unit as a submission or renewal finds it.
+pub(super) struct HeldUnit {
+    pub(super) campaign: String,
+    /// Whether the presented lease is the unit's current one.
+    pub(super) held: bool,
+    pub(super) first_pair: u64,
+    pub(super) pair_count: u64,
+    /// Already counted.
+    pub(super) done: bool,
+    /// Its SPSA perturbation, as stored.
+    pub(super) spsa: String,
+}
+
+impl Coordinator {
+    /// Sizes new units to `duration` of play on the asking worker.
+    pub fn set_unit_duration(&mut self, duration: Duration) {
+        self.unit_duration = duration;
+    }
+
+    /// Registers a worker.
+    ///
+    /// # Errors
+    /// Storage failure, or no operating-system randomness ([`random_hex`]).
+    pub fn register(
+        &self,
+        name: &str,
+        version: &str,
+        cores: u32,
+        signature: u64,
+    ) -> Result<String, CoordinatorError> {
+        let id = format!("w-{}", &random_hex()?[..12]);
+        self.db().execute(
+            "insert into workers (id, name, version, cores, signature, registered_ms) values (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, name, version, cores.max(1), signature as i64, now_ms()],
+        )?;
+        Ok(id)
+    }
+
+    /// Leases a unit to `worker`, or `None` if there is no work it may do now.
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown worker; `Internal` without operating-system
+    /// randomness for the lease token.
+    pub fn request_work(&self, worker: &str) -> Result<Option<v1::WorkUnit>, CoordinatorError> {
+        let now = now_ms();
+        let deadline = now + i64::try_from(self.lease.as_millis()).unwrap_or(60_000);
+        let db = self.db();
+        let (cores, signature, rate): (u32, i64, f64) = db
+            .query_row(
+                "select cores, signature, pairs_per_minute from workers where id = ?1",
+                [worker],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?
+            .ok_or_else(|| {
+                CoordinatorError::NotFound(format!("unknown worker '{worker}'; register first"))
+            })?;
+        // Expired leases go back to the pool.
+        let expired = db.execute(
+            "update units set state = 'free' where state = 'leased' and deadline_ms < ?1",
+            [now],
+        )?;
+        bump(&self.counters.expired, expired as u64);
+        // Running campaigns for this engine build, least served (per priority) first.
+        let mut stmt = db.prepare(
+            "select c.id, c.priority, c.pairs_total, c.next_pair,
+                    (select count(*) from units u where u.campaign_id = c.id and u.state = 'free'),
+                    c.next_pair - (select coalesce(sum(pair_count), 0) from units u where u.campaign_id = c.id and u.state = 'free')
+             from campaigns c where c.state = 'running' and c.signature = ?1
+               and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)",
+        )?;
+        let mut candidates: Vec<Candidate> = stmt
+            .query_map(params![signature, worker], |r| {
+                Ok(Candidate {
+                    id: r.get(0)?,
+                    priority: r.get(1)?,
+                    pairs_total: r.get(2)?,
+                    next_pair: r.get(3)?,
+                    free_units: r.get(4)?,
+                    pairs_out: r.get(5)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        drop(stmt);
+        candidates.retain(Candidate::has_work);
+        candidates.sort_by(|a, b| {
+            a.share()
+                .total_cmp(&b.share())
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        let Some(Candidate {
+            id: campaign,
+            pairs_total: total,
+            next_pair: next,
+            free_units: free,
+            ..
+        }) = candidates.into_iter().next()
+        else {
+            return Ok(None);
+        };
+        let token = random_hex()?;
+        let mut campaigns = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let live = campaigns
+            .get_mut(&campaign)
+            .ok_or_else(|| CoordinatorError::Internal(format!("campaign {campaign} not loaded")))?;
+        let (unit_id, first, count, perturbation) = if free > 0 {
+            let (id, first, count, spsa): (String, i64, i64, String) = db.query_row(
+                "select id, first_pair, pair_count, spsa from units where campaign_id = ?1 and state = 'free' order by first_pair limit 1",
+                [&campaign],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )?;
+            db.execute(
+                "update units set state = 'leased', lease_token = ?2, worker_id = ?3, deadline_ms = ?4, leased_ms = ?5 where id = ?1",
+                params![id, token, worker, deadline, now],
+            )?;
+            let perturbation =
+                UnitPerturbation::from_text(&spsa).map_err(CoordinatorError::Internal)?;
+            (id, first, count, perturbation)
+        } else {
+            let sizing = UnitSizing {
+                pairs_per_minute: rate,
+                cores,
+                duration: self.unit_duration,
+                spsa: live.spsa.is_some(),
+                pairs_total: total,
+                next_pair: next,
+            };
+            let count = sizing.pairs(u8::from_str_radix(&token[..2], 16).unwrap_or(128));
+            let id = format!("{campaign}-{next}");
+            let perturbation = live.issue_perturbation();
+            db.execute(
+                "insert into units (id, campaign_id, first_pair, pair_count, state, lease_token, worker_id, deadline_ms, leased_ms, spsa)
+                 values (?1, ?2, ?3, ?4, 'leased', ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    id,
+                    campaign,
+                    next,
+                    count,
+                    token,
+                    worker,
+                    deadline,
+                    now,
+                    perturbation.as_ref().map_or(String::new(), UnitPerturbation::to_text)
+                ],
+            )?;
+            db.execute(
+                "update campaigns set next_pair = ?2 where id = ?1",
+                params![campaign, next + count],
+            )?;
+            (id, next, count, perturbation)
+        };
+        drop(db);
+        let config = live.unit_config(perturbation.as_ref());
+        drop(campaigns);
+        let count = u32::try_from(count).unwrap_or(u32::MAX);
+        bump(&self.counters.leased, 1);
+        Ok(Some(work_unit(
+            &config,
+            &campaign,
+            &unit_id,
+            &token,
+            deadline,
+            first as u64,
+            count,
+        )))
+    }
+
+    pub(super) fn held_unit(
+        &self,
+        worker: &str,
+        unit: &str,
+        token: &str,
+    ) -> Result<HeldUnit, CoordinatorError> {
+        let db = self.db();
+        db.query_row(
+            "select campaign_id, lease_token = ?2 and worker_id = ?3, first_pair, pair_count, state = 'done', spsa
+             from units where id = ?1",
+            params![unit, token, worker],
+            |r| {
+                Ok(HeldUnit {
+                    campaign: r.get(0)?,
+                    held: r.get(1)?,
+                    first_pair: r.get::<_, i64>(2)? as u64,
+                    pair_count: r.get::<_, i64>(3)? as u64,
+                    done: r.get(4)?,
+                    spsa: r.get(5)?,
+                })
+            },
+        )
+        .optional()?
+        .ok_or_else(|| CoordinatorError::NotFound(format!("unknown unit '{unit}'")))
+    }
+
+    /// Extends a lease.
+    ///
+    /// # Errors
+    /// `NotFound`; `FailedPrecondition` if the lease is no longer this worker's.
+    pub fn renew(&self, worker: &str, unit: &str, token: &str) -> Result<i64, CoordinatorError> {
+        let held = self.held_unit(worker, unit, token)?;
+        if !held.held || held.done {
+            return Err(CoordinatorError::FailedPrecondition(format!(
+                "unit '{unit}' is no longer leased to this worker"
+            )));
+        }
+        let deadline = now_ms() + i64::try_from(self.lease.as_millis()).unwrap_or(60_000);
+        self.db().execute(
+            "update units set deadline_ms = ?2, state = 'leased' where id = ?1",
+            params![unit, deadline],
+        )?;
+        Ok(deadline)
+    }
+
+    /// Gives a unit back.
+    ///
+    /// # Errors
+    /// `NotFound`; `FailedPrecondition` if it is not this worker's.
+    pub fn release(&self, worker: &str, unit: &str, token: &str) -> Result<(), CoordinatorError> {
+        let held = self.held_unit(worker, unit, token)?;
+        if !held.held || held.done {
+            return Err(CoordinatorError::FailedPrecondition(format!(
+                "unit '{unit}' is not leased to this worker"
+            )));
+        }
+        self.db()
+            .execute("update units set state = 'free' where id = ?1", [unit])?;
+        Ok(())
+    }
+
+    /// Registered workers, in the order they registered.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn workers(&self) -> Result<Vec<WorkerInfo>, CoordinatorError> {
+        let db = self.db();
+        let mut stmt =
+            db.prepare("select id, name, version, cores from workers order by registered_ms")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(WorkerInfo {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                version: r.get(2)?,
+                cores: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Units by state (leased, free, done).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn unit_states(&self) -> Result<Vec<UnitCount>, CoordinatorError> {
+        let db = self.db();
+        let mut stmt =
+            db.prepare("select state, count(*) from units group by state order by state")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(UnitCount {
+                state: r.get(0)?,
+                units: r.get::<_, i64>(1)? as u64,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sizing(pairs_per_minute: f64, spsa: bool, pairs_total: i64, next_pair: i64) -> UnitSizing {
+        UnitSizing {
+            pairs_per_minute,
+            cores: 4,
+            duration: Duration::from_secs(180),
+            spsa,
+            pairs_total,
+            next_pair,
+        }
+    }
+
+    #[test]
+    fn a_unit_is_the_duration_of_play_at_the_worker_s_pace() {
+        // 10 pairs a minute for 3 minutes, spread ±20%.
+        let s = sizing(10.0, false, 100_000, 0);
+        assert_eq!(s.pairs(0), 24);
+        assert_eq!(s.pairs(255), 36);
+        assert!((24..=36).contains(&s.pairs(128)));
+    }
+
+    #[test]
+    fn a_unit_has_a_pair_per_core_and_at_most_a_tenth_of_the_campaign() {
+        assert_eq!(sizing(0.0, false, 100_000, 0).pairs(128), 4);
+        assert_eq!(sizing(1_000.0, false, 1_000, 0).pairs(128), 100);
+        assert_eq!(sizing(1_000.0, false, 100_000, 0).pairs(128), 500);
+    }
+
+    #[test]
+    fn an_spsa_unit_is_at_most_a_two_hundredth_of_the_tune() {
+        assert_eq!(sizing(1_000.0, true, 20_000, 0).pairs(128), 100);
+        assert_eq!(sizing(1_000.0, true, 200, 0).pairs(128), 4);
+    }
+
+    #[test]
+    fn a_unit_never_runs_past_the_last_pair() {
+        assert_eq!(sizing(10.0, false, 1_000, 990).pairs(128), 10);
+        assert_eq!(sizing(10.0, false, 1_000, 999).pairs(255), 1);
+    }
+
+    #[test]
+    fn the_least_served_campaign_per_priority_goes_first() {
+        let candidate = |priority, free_units, next_pair, pairs_out| Candidate {
+            id: "c".to_owned(),
+            priority,
+            pairs_total: 100,
+            next_pair,
+            free_units,
+            pairs_out,
+        };
+        assert!(candidate(1, 0, 50, 50).has_work());
+        assert!(candidate(1, 1, 100, 90).has_work());
+        assert!(!candidate(1, 0, 100, 100).has_work());
+        assert!(candidate(2, 0, 50, 50).share() < candidate(1, 0, 40, 40).share());
+        assert!(candidate(0, 0, 50, 50).share() == candidate(1, 0, 50, 50).share());
+    }
+}

@@ -1,0 +1,28 @@
+//! The store: every game ajaxlab plays as one typed [`GameRecord`], and the
+//! Parquet files that hold them.
+//!
+//! - [`record`]: the record of one game and its vocabulary ([`Termination`],
+//!   the result as [`ajaxlab_rules::GameResult`], the variant as
+//!   [`ajaxlab_rules::VariantKind`]), converted from and to text here only.
+//! - [`games`]: the games file's schema, [`write_games`] and [`read_games`].
+//! - [`metadata`]: a games file's key-value metadata as one typed
+//!   [`FileMetadata`], written and read by the same code.
+//! - [`spsa`]: an SPSA campaign's trajectory file, `spsa.parquet`.
+//! - [`atomic`]: the one way files are written (a temporary file, synced,
+//!   then renamed), so that a reader never sees a partial file.
+//!
+//! The store knows no engine: a reader of results (the report, a
+//! coordinator) needs nothing but this crate, the rules and the statistics.
+
+pub mod atomic;
+mod error;
+pub mod games;
+pub mod metadata;
+pub mod record;
+pub mod spsa;
+
+pub use error::StoreError;
+pub use games::{GamesFile, read_games, write_games};
+pub use metadata::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtMetadata};
+pub use record::{GameRecord, MoveRecord, PlayerRecord, Termination};
+pub use spsa::{SPSA_FILE, TrajectoryRow, read_trajectory, write_trajectory};

@@ -1,0 +1,452 @@
+//! A games file's key-value metadata as one typed [`FileMetadata`]: what
+//! kind of run played its games, the campaign, the piece-value part or the
+//! SPRT's design, and the names of the parameter vectors. Written by
+//! [`FileMetadata::to_pairs`] and read by [`FileMetadata::from_pairs`], so
+//! the keys and their text forms are defined once.
+//!
+//! | key | value |
+//! |---|---|
+//! | `ajaxlab.param_names` | JSON array of the parameter names, in the engine's table order |
+//! | `ajaxlab.schema_version` | `1` |
+//! | `ajaxlab.kind` | `match`, `sprt`, `spsa`, `piece-value` or `first-move`; absent in `ajaxlab match` files |
+//! | `ajaxlab.campaign` | the campaign id (a piece-value campaign's parts are `NAME.PART`) |
+//! | `ajaxlab.campaign_toml` | the campaign file's TOML text |
+//! | `ajaxlab.part` | a piece-value part's imbalance name |
+//! | `ajaxlab.calibration` | `true` for a piece-value campaign's pawn-odds part, else `false` |
+//! | `ajaxlab.sprt` | an SPRT's design: `{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"model":"normalized"}` |
+
+use ajaxlab_stats::{EloModel, SprtConfig};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// Metadata key holding the parameter names.
+pub const PARAM_NAMES_KEY: &str = "ajaxlab.param_names";
+/// Metadata key holding the schema version.
+pub const SCHEMA_VERSION_KEY: &str = "ajaxlab.schema_version";
+/// Current schema version.
+pub const SCHEMA_VERSION: &str = "1";
+/// Metadata key holding the kind of run that played a file's games.
+pub const KIND_KEY: &str = "ajaxlab.kind";
+/// Metadata key holding the campaign id.
+pub const CAMPAIGN_KEY: &str = "ajaxlab.campaign";
+/// Metadata key holding the campaign file's TOML text.
+pub const CAMPAIGN_TOML_KEY: &str = "ajaxlab.campaign_toml";
+/// Metadata key of a piece-value campaign's part: the imbalance's name.
+pub const PART_KEY: &str = "ajaxlab.part";
+/// Metadata key marking a piece-value part as the pawn-odds calibration.
+pub const CALIBRATION_KEY: &str = "ajaxlab.calibration";
+/// Metadata key of an SPRT campaign's design, as JSON.
+pub const SPRT_KEY: &str = "ajaxlab.sprt";
+
+/// What a run measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RunKind {
+    /// A match between two players (`ajaxlab match`, or a campaign of that kind).
+    Match,
+    /// A sequential test of player 0 against player 1.
+    Sprt,
+    /// An SPSA tune.
+    Spsa,
+    /// Piece values from imbalanced starts, one part per imbalance.
+    PieceValue,
+    /// Self-play from many starts: White's advantage per start.
+    FirstMove,
+}
+
+impl RunKind {
+    /// Every kind.
+    pub const ALL: [RunKind; 5] = [
+        RunKind::Match,
+        RunKind::Sprt,
+        RunKind::Spsa,
+        RunKind::PieceValue,
+        RunKind::FirstMove,
+    ];
+
+    /// The name stored in files and sent on the wire.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RunKind::Match => "match",
+            RunKind::Sprt => "sprt",
+            RunKind::Spsa => "spsa",
+            RunKind::PieceValue => "piece-value",
+            RunKind::FirstMove => "first-move",
+        }
+    }
+}
+
+impl fmt::Display for RunKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// Text that names no [`RunKind`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not one of match, sprt, spsa, piece-value, first-move")]
+pub struct UnknownRunKind(pub String);
+
+impl FromStr for RunKind {
+    type Err = UnknownRunKind;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        RunKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == text)
+            .ok_or_else(|| UnknownRunKind(text.to_owned()))
+    }
+}
+
+/// An SPRT's design as stored in its files.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtMetadata {
+    /// H0.
+    pub elo0: f64,
+    /// H1.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+    /// The Elo scale of the bounds.
+    pub model: EloModel,
+}
+
+impl From<&SprtConfig> for SprtMetadata {
+    fn from(c: &SprtConfig) -> Self {
+        Self {
+            elo0: c.elo0,
+            elo1: c.elo1,
+            alpha: c.alpha,
+            beta: c.beta,
+            model: c.model,
+        }
+    }
+}
+
+impl SprtMetadata {
+    /// The test's configuration (updates after every sample).
+    #[must_use]
+    pub const fn config(&self) -> SprtConfig {
+        SprtConfig {
+            alpha: self.alpha,
+            beta: self.beta,
+            ..SprtConfig::new(self.elo0, self.elo1, self.model)
+        }
+    }
+}
+
+/// The JSON form of [`SprtMetadata`]; `alpha`, `beta` and `model` may be
+/// left out (Fishtest's defaults).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SprtJson {
+    elo0: f64,
+    elo1: f64,
+    #[serde(default = "default_error_rate")]
+    alpha: f64,
+    #[serde(default = "default_error_rate")]
+    beta: f64,
+    #[serde(default = "default_model")]
+    model: String,
+}
+
+fn default_error_rate() -> f64 {
+    ajaxlab_stats::DEFAULT_ERROR_RATE
+}
+
+fn default_model() -> String {
+    EloModel::Normalized.to_string()
+}
+
+/// A piece-value part as stored in its files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartMetadata {
+    /// The imbalance's name; files without it name the part by the last
+    /// component of the campaign id.
+    pub name: Option<String>,
+    /// Whether this is the pawn-odds calibration.
+    pub calibration: bool,
+}
+
+/// The kind of run with what that kind stores.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KindMetadata {
+    /// A match.
+    Match,
+    /// An SPRT and its design.
+    Sprt(SprtMetadata),
+    /// An SPSA tune.
+    Spsa,
+    /// A piece-value part.
+    PieceValue(PartMetadata),
+    /// A first-move survey.
+    FirstMove,
+}
+
+impl KindMetadata {
+    /// The kind alone.
+    #[must_use]
+    pub const fn kind(&self) -> RunKind {
+        match self {
+            KindMetadata::Match => RunKind::Match,
+            KindMetadata::Sprt(_) => RunKind::Sprt,
+            KindMetadata::Spsa => RunKind::Spsa,
+            KindMetadata::PieceValue(_) => RunKind::PieceValue,
+            KindMetadata::FirstMove => RunKind::FirstMove,
+        }
+    }
+}
+
+/// A games file's metadata.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FileMetadata {
+    /// The names of the parameter vectors' entries.
+    pub param_names: Vec<String>,
+    /// The kind of run; `None` in files of `ajaxlab match`, which reports
+    /// read as matches.
+    pub kind: Option<KindMetadata>,
+    /// The campaign id; `None` outside campaigns (one run per `run_id`).
+    pub campaign: Option<String>,
+    /// The campaign file's text.
+    pub campaign_toml: Option<String>,
+}
+
+/// A metadata entry that is malformed, or missing where its kind needs it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("metadata {key}: {problem}")]
+pub struct MetadataError {
+    /// The key.
+    pub key: &'static str,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl FileMetadata {
+    /// The run kind, [`RunKind::Match`] when the file names none.
+    #[must_use]
+    pub fn run_kind(&self) -> RunKind {
+        self.kind
+            .as_ref()
+            .map_or(RunKind::Match, KindMetadata::kind)
+    }
+
+    /// The key-value pairs stored in a file.
+    #[must_use]
+    pub fn to_pairs(&self) -> BTreeMap<String, String> {
+        let names = serde_json::Value::from(self.param_names.clone()).to_string();
+        let mut m = BTreeMap::from([
+            (PARAM_NAMES_KEY.to_owned(), names),
+            (SCHEMA_VERSION_KEY.to_owned(), SCHEMA_VERSION.to_owned()),
+        ]);
+        let mut put = |key: &str, value: String| m.insert(key.to_owned(), value);
+        if let Some(kind) = &self.kind {
+            put(KIND_KEY, kind.kind().to_string());
+            match kind {
+                KindMetadata::Sprt(s) => {
+                    let json = serde_json::json!({
+                        "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha,
+                        "beta": s.beta, "model": s.model.to_string(),
+                    });
+                    put(SPRT_KEY, json.to_string());
+                }
+                KindMetadata::PieceValue(part) => {
+                    if let Some(name) = &part.name {
+                        put(PART_KEY, name.clone());
+                    }
+                    put(CALIBRATION_KEY, part.calibration.to_string());
+                }
+                KindMetadata::Match | KindMetadata::Spsa | KindMetadata::FirstMove => {}
+            }
+        }
+        if let Some(campaign) = &self.campaign {
+            put(CAMPAIGN_KEY, campaign.clone());
+        }
+        if let Some(text) = &self.campaign_toml {
+            put(CAMPAIGN_TOML_KEY, text.clone());
+        }
+        m
+    }
+
+    /// The metadata of a file's key-value pairs; keys it does not know
+    /// (Arrow's own, say) are ignored, and so are the parameter names when
+    /// they are not a JSON array of strings.
+    ///
+    /// # Errors
+    /// [`MetadataError`] naming the key of an unknown kind, a calibration
+    /// flag other than `true`/`false`, or an SPRT design that is missing or
+    /// malformed in an SPRT file.
+    pub fn from_pairs<'a, I>(pairs: I) -> Result<FileMetadata, MetadataError>
+    where
+        I: IntoIterator<Item = (&'a String, &'a String)>,
+    {
+        let m: BTreeMap<&str, &str> = pairs
+            .into_iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let param_names = m
+            .get(PARAM_NAMES_KEY)
+            .and_then(|s| serde_json::from_str(s).ok())
+            .unwrap_or_default();
+        let kind = match m.get(KIND_KEY) {
+            None => None,
+            Some(text) => Some(kind_metadata(text, &m)?),
+        };
+        Ok(FileMetadata {
+            param_names,
+            kind,
+            campaign: m.get(CAMPAIGN_KEY).map(|s| (*s).to_owned()),
+            campaign_toml: m.get(CAMPAIGN_TOML_KEY).map(|s| (*s).to_owned()),
+        })
+    }
+}
+
+fn kind_metadata(text: &str, m: &BTreeMap<&str, &str>) -> Result<KindMetadata, MetadataError> {
+    let kind: RunKind = text.parse().map_err(|e: UnknownRunKind| MetadataError {
+        key: KIND_KEY,
+        problem: e.to_string(),
+    })?;
+    Ok(match kind {
+        RunKind::Match => KindMetadata::Match,
+        RunKind::Spsa => KindMetadata::Spsa,
+        RunKind::FirstMove => KindMetadata::FirstMove,
+        RunKind::Sprt => KindMetadata::Sprt(sprt_metadata(m.get(SPRT_KEY).copied())?),
+        RunKind::PieceValue => KindMetadata::PieceValue(PartMetadata {
+            name: m.get(PART_KEY).map(|s| (*s).to_owned()),
+            calibration: match m.get(CALIBRATION_KEY).copied() {
+                None | Some("false") => false,
+                Some("true") => true,
+                Some(other) => {
+                    return Err(MetadataError {
+                        key: CALIBRATION_KEY,
+                        problem: format!("'{other}' is neither true nor false"),
+                    });
+                }
+            },
+        }),
+    })
+}
+
+fn sprt_metadata(text: Option<&str>) -> Result<SprtMetadata, MetadataError> {
+    let problem = |problem: String| MetadataError {
+        key: SPRT_KEY,
+        problem,
+    };
+    let text = text.ok_or_else(|| problem("missing in an sprt file".to_owned()))?;
+    let json: SprtJson =
+        serde_json::from_str(text).map_err(|e| problem(format!("'{text}': {e}")))?;
+    let model = json
+        .model
+        .parse()
+        .map_err(|e: ajaxlab_stats::UnknownEloModel| problem(e.to_string()))?;
+    Ok(SprtMetadata {
+        elo0: json.elo0,
+        elo1: json.elo1,
+        alpha: json.alpha,
+        beta: json.beta,
+        model,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(m: &FileMetadata) -> FileMetadata {
+        let pairs = m.to_pairs();
+        FileMetadata::from_pairs(&pairs).unwrap_or_default()
+    }
+
+    #[test]
+    fn kinds_round_trip() {
+        for k in RunKind::ALL {
+            assert_eq!(k.as_str().parse::<RunKind>(), Ok(k));
+        }
+        assert!("tune".parse::<RunKind>().is_err());
+    }
+
+    #[test]
+    fn every_kind_of_metadata_round_trips() {
+        let sprt = SprtMetadata {
+            elo0: -1.5,
+            elo1: 4.0,
+            alpha: 0.1,
+            beta: 0.05,
+            model: EloModel::Logistic,
+        };
+        let kinds = [
+            None,
+            Some(KindMetadata::Match),
+            Some(KindMetadata::Sprt(sprt)),
+            Some(KindMetadata::Spsa),
+            Some(KindMetadata::PieceValue(PartMetadata {
+                name: Some("vs-rook".to_owned()),
+                calibration: false,
+            })),
+            Some(KindMetadata::PieceValue(PartMetadata {
+                name: None,
+                calibration: true,
+            })),
+            Some(KindMetadata::FirstMove),
+        ];
+        for kind in kinds {
+            let m = FileMetadata {
+                param_names: vec!["a.b".to_owned(), "c".to_owned()],
+                kind,
+                campaign: Some("camp".to_owned()),
+                campaign_toml: Some("games = 2\n".to_owned()),
+            };
+            assert_eq!(round_trip(&m), m);
+        }
+        assert_eq!(
+            round_trip(&FileMetadata::default()),
+            FileMetadata::default()
+        );
+    }
+
+    #[test]
+    fn an_sprt_design_may_leave_out_its_error_rates_and_model() {
+        let pairs = BTreeMap::from([
+            (KIND_KEY.to_owned(), "sprt".to_owned()),
+            (SPRT_KEY.to_owned(), r#"{"elo0":0,"elo1":5}"#.to_owned()),
+        ]);
+        let m = FileMetadata::from_pairs(&pairs).map(|m| m.kind);
+        let expected = SprtMetadata {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: ajaxlab_stats::DEFAULT_ERROR_RATE,
+            beta: ajaxlab_stats::DEFAULT_ERROR_RATE,
+            model: EloModel::Normalized,
+        };
+        assert_eq!(m, Ok(Some(KindMetadata::Sprt(expected))));
+    }
+
+    #[test]
+    fn malformed_entries_name_their_key() {
+        let cases = [
+            (vec![(KIND_KEY, "tournament")], KIND_KEY),
+            (vec![(KIND_KEY, "sprt")], SPRT_KEY),
+            (vec![(KIND_KEY, "sprt"), (SPRT_KEY, "{")], SPRT_KEY),
+            (
+                vec![
+                    (KIND_KEY, "sprt"),
+                    (SPRT_KEY, r#"{"elo0":0,"elo1":5,"model":"bayes"}"#),
+                ],
+                SPRT_KEY,
+            ),
+            (
+                vec![(KIND_KEY, "piece-value"), (CALIBRATION_KEY, "yes")],
+                CALIBRATION_KEY,
+            ),
+        ];
+        for (pairs, key) in cases {
+            let pairs: BTreeMap<String, String> = pairs
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect();
+            let err = FileMetadata::from_pairs(&pairs).map(|_| ());
+            assert_eq!(err.map_err(|e| e.key), Err(key), "{pairs:?}");
+        }
+    }
+}
