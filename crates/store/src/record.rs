@@ -61,7 +61,7 @@ impl Termination {
             Termination::Stalemate => "stalemate",
             Termination::FiftyMoveRule => "fifty-move-rule",
             Termination::ThreefoldRepetition => "threefold-repetition",
-            Termination::InsufficientMaterial => "insufficient material",
+            Termination::InsufficientMaterial => "insufficient-material",
             Termination::AdjudicatedResign => "adjudicated-resign",
             Termination::AdjudicatedDraw => "adjudicated-draw",
             Termination::MaxPlies => "max-plies",
