@@ -2,7 +2,7 @@
 //! bar (or log lines when not on a terminal), and Parquet files written as
 //! the games come in.
 
-use crate::config::{MatchConfig, PlayerConfig, PlayerKind};
+use crate::config::{MatchConfig, OutError, PlayerConfig, PlayerKind, holds_games};
 use crate::live::LiveStats;
 use crate::parquet_io::{FileMetadata, StoreError, write_games};
 use crate::pgn::game_pgn;
@@ -35,6 +35,9 @@ pub enum MatchError {
     /// The output directory or a file.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The output directory holds games already.
+    #[error(transparent)]
+    Out(#[from] OutError),
     /// The output directory.
     #[error("{path}: {source}")]
     Io {
@@ -128,20 +131,35 @@ fn param_names() -> Vec<&'static str> {
         .collect()
 }
 
-/// Runs the match.
+/// Runs the match into `config.out`, which must hold no games; a match
+/// that fails leaves no empty directory behind.
 ///
 /// # Errors
-/// [`MatchError`] if a player cannot be used or results cannot be written.
+/// [`MatchError`] if the output directory holds games, a player cannot be
+/// used or results cannot be written.
 pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummary, MatchError> {
-    std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {
-        path: config.out.display().to_string(),
-        source,
-    })?;
+    if holds_games(&config.out) {
+        return Err(OutError::HoldsGames(config.out.clone()).into());
+    }
+    let created = !config.out.exists();
+    let result = create_and_play(config, progress);
+    if result.is_err() && created {
+        // Only an empty directory goes: `remove_dir` refuses any other.
+        let _ = std::fs::remove_dir(&config.out);
+    }
+    result
+}
+
+fn create_and_play(config: &MatchConfig, progress: Progress) -> Result<MatchSummary, MatchError> {
     let never = Arc::new(AtomicBool::new(false));
     // Fail before any game if a player cannot play.
     for p in &config.players {
         make_player(p, 1, &never)?;
     }
+    std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {
+        path: config.out.display().to_string(),
+        source,
+    })?;
     let started = Instant::now();
     let total_games = config.pairs * 2;
     let bar = match progress {

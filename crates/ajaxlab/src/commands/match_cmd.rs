@@ -1,7 +1,7 @@
 //! `ajaxlab match`: a match between two players from a TOML config, with
 //! the common settings as flags that override it.
 
-use ajaxlab_arena::config::read_match_file;
+use ajaxlab_arena::config::{OutChoice, directory_for_new_games, read_match_file};
 use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, run_match};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,6 +52,11 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         Some(path) => read_match_file(path)?,
         None => MatchFile::default(),
     };
+    let out_choice = if args.out.is_some() || file.out.is_some() {
+        OutChoice::Named
+    } else {
+        OutChoice::Default
+    };
     let overrides = Overrides {
         variant: args.variant,
         games: args.games,
@@ -65,6 +70,7 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let mut config = MatchConfig::build(file, overrides)?;
     config.pgn |= args.pgn;
+    config.out = directory_for_new_games(config.out, out_choice)?;
     eprintln!(
         "{}: {} vs {} ({} / {}), {} games, {} at once, openings {} + {} random plies, output {}",
         config.variant,
