@@ -519,15 +519,7 @@ impl MatchConfig {
                 "start".into()
             }
         });
-        let default_plies = if matches!(variant, VariantKind::AjaxFalcon | VariantKind::Chess) {
-            4
-        } else {
-            0
-        };
-        let random_plies = o
-            .random_plies
-            .or(file.random_plies)
-            .unwrap_or(default_plies);
+        let random_plies = o.random_plies.or(file.random_plies);
         let mut openings = Openings::parse(variant, &spec, random_plies)
             .map_err(|e: OpeningError| err("openings", e.to_string()))?;
         if let Some(i) = &file.imbalance {

@@ -13,6 +13,7 @@ pub mod live;
 pub mod opening;
 pub mod parquet_io;
 pub mod pgn;
+pub mod pgn_book;
 pub mod player;
 pub mod record;
 pub mod referee;

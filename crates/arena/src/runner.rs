@@ -106,7 +106,7 @@ pub fn play_pair(
     players: &mut [Box<dyn Player>; 2],
 ) -> [GameRecord; 2] {
     let seed = pair_seed(config.seed, pair);
-    let openings = [0, 1].map(|g| config.openings.pick(seed, g));
+    let openings = [0, 1].map(|g| config.openings.pick_for_pair(pair, seed, g));
     let [a, b] = players;
     let tcs = [config.players[0].tc, config.players[1].tc];
     let spec = |game_in_pair: u64, tc| GameSpec {

@@ -27,10 +27,11 @@ pub(crate) struct MatchArgs {
     /// A player, twice: builtin[:PARAMS.toml] or uci:PATH[,option=value…] (arg=X adds an argument).
     #[arg(long = "player")]
     players: Vec<String>,
-    /// Openings: start, random, range:A-B, list:FILE or file:FILE.
-    #[arg(long)]
+    /// Openings: start, random, range:A-B, list:FILE[,order=sequential|random] or
+    /// file:FILE[,format=epd|pgn][,order=sequential|random][,plies=N] (a book, played as given).
+    #[arg(long, verbatim_doc_comment)]
     openings: Option<String>,
-    /// Random plies after each start.
+    /// Random plies after each start (default: 4 after AFC's and chess's start, else 0).
     #[arg(long)]
     random_plies: Option<u32>,
     /// Output directory for Parquet (and PGN) files.
@@ -72,7 +73,7 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     config.pgn |= args.pgn;
     config.out = directory_for_new_games(config.out, out_choice)?;
     eprintln!(
-        "{}: {} vs {} ({} / {}), {} games, {} at once, openings {} + {} random plies, output {}",
+        "{}: {} vs {} ({} / {}), {} games, {} at once, openings {}, seed {}, output {}",
         config.variant,
         config.players[0].name,
         config.players[1].name,
@@ -80,8 +81,8 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         config.players[1].tc,
         config.pairs * 2,
         config.concurrency,
-        config.openings.source,
-        config.openings.random_plies,
+        config.openings,
+        config.seed,
         config.out.display()
     );
     let progress = if args.quiet {
