@@ -1,5 +1,5 @@
 //! The arena: plays games between two players from randomized openings, as
-//! fast as the machine allows, referees them exactly (RULES.md §4), and
+//! fast as the machine allows, referees them exactly (docs/rules.md §4), and
 //! stores every game as a Parquet row.
 //!
 //! Players are the builtin engine in-process ([`player::BuiltinPlayer`]) or

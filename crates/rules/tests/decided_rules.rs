@@ -1,5 +1,5 @@
-//! One test per rule of RULES.md, each **[decided]** point named after what
-//! it decides.
+//! One test per rule of `docs/rules.md` (which cites each by name), each
+//! decided point named after what it decides.
 
 #![allow(
     clippy::unwrap_used,
@@ -520,4 +520,44 @@ fn undo_restores_the_exact_position() {
     assert_ne!(*game.position(), before);
     assert_eq!(game.undo(), Some(m));
     assert_eq!(*game.position(), before);
+}
+
+/// The test functions of this file, by name.
+fn decided_rule_tests() -> std::collections::BTreeSet<&'static str> {
+    let source = include_str!("decided_rules.rs");
+    let lines: Vec<&str> = source.lines().collect();
+    lines
+        .windows(2)
+        .filter(|w| w[0] == "#[test]")
+        .filter_map(|w| w[1].strip_prefix("fn "))
+        .filter_map(|rest| rest.split('(').next())
+        .collect()
+}
+
+#[test]
+fn docs_rules_md_cites_every_decided_rule_test() {
+    let docs = include_str!("../../../docs/rules.md");
+    let tests = decided_rule_tests();
+    // Backticked snake_case names (`UCI_Variant` is an option) are test names.
+    let cited: std::collections::BTreeSet<&str> = docs
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|t| t.contains('_') && t.starts_with(|c: char| c.is_ascii_lowercase()))
+        .filter(|t| t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    let unknown: Vec<_> = cited.difference(&tests).collect();
+    assert!(
+        unknown.is_empty(),
+        "docs/rules.md cites no such test: {unknown:?}"
+    );
+    let uncited: Vec<_> = tests
+        .iter()
+        .filter(|t| !cited.contains(*t) && **t != "docs_rules_md_cites_every_decided_rule_test")
+        .collect();
+    assert!(
+        uncited.is_empty(),
+        "docs/rules.md does not cite: {uncited:?}"
+    );
+    assert!(tests.len() >= 35, "only {} tests found", tests.len());
 }
