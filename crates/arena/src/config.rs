@@ -456,9 +456,12 @@ impl MatchConfig {
             VariantKind::from_name(&variant_text).map_err(|e| err("variant", e.to_string()))?;
         let games = o.games.or(file.games).unwrap_or(100);
         if games < 2 || !games.is_multiple_of(2) {
+            let nearest = (games + 1).max(2) / 2 * 2;
             return Err(err(
                 "games",
-                format!("{games}: must be an even number ≥ 2 (games are played in pairs)"),
+                format!(
+                    "{games}: must be an even number ≥ 2, e.g. {nearest}: every opening is played twice, colours swapped, and the statistics count pairs (pentanomial, as Fishtest and fastchess do), which an unpaired game would not fit"
+                ),
             ));
         }
         let concurrency = o
@@ -576,9 +579,12 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.key, "players[1].tc");
         assert!(e.message.contains("expected nodes=N"), "{e}");
-        assert_eq!(
-            build("games = 3", Overrides::default()).unwrap_err().key,
-            "games"
+        let odd = build("games = 3", Overrides::default()).unwrap_err();
+        assert_eq!(odd.key, "games");
+        assert!(
+            odd.message
+                .contains("e.g. 4: every opening is played twice"),
+            "{odd}"
         );
         assert_eq!(
             build("variant = \"shogi\"", Overrides::default())

@@ -15,7 +15,7 @@ pub(crate) struct MatchArgs {
     /// Variant.
     #[arg(long)]
     variant: Option<String>,
-    /// Games to play (played as pairs, colours swapped).
+    /// Games to play, an even number: each opening is played twice, colours swapped.
     #[arg(long)]
     games: Option<u64>,
     /// Games at once (default: all cores).
