@@ -4,6 +4,7 @@
 
 use crate::campaign::parse_campaign;
 use crate::coordinator::{CampaignView, Coordinator, CoordinatorError, Scope};
+use crate::sprt_text::{llr_text, sprt_state};
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -123,8 +124,9 @@ pub fn standing(view: &CampaignView) -> String {
     });
     if let Some(s) = &view.sprt {
         out.push_str(&format!(
-            "  LLR {:.2} [{:.2}, {:.2}] {}",
-            s.llr, s.bounds.lower, s.bounds.upper, s.verdict
+            "  {} {}",
+            llr_text(s.llr, s.bounds.lower, s.bounds.upper),
+            sprt_state(s.verdict, &view.state)
         ));
     }
     if view.kind == "first-move"

@@ -4,6 +4,7 @@
 
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
+use ajaxlab_cluster::sprt_text::{llr_text, sprt_state};
 use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
@@ -456,8 +457,9 @@ fn print_campaign(c: &v1::Campaign) {
     let mut extra = String::new();
     if c.kind == "sprt" {
         extra.push_str(&format!(
-            "  LLR {:.2} [{:.2}, {:.2}] {}",
-            c.llr, c.llr_lower, c.llr_upper, c.verdict
+            "  {} {}",
+            llr_text(c.llr, c.llr_lower, c.llr_upper),
+            sprt_state(&c.verdict, &c.state)
         ));
     }
     if c.kind == "first-move" {
