@@ -173,7 +173,8 @@ pub(crate) fn cutechess(text: &str) -> Result<Counts, CountsError> {
 }
 
 /// `--fishtest`: the counts as Fishtest shows them, `W: 120 L: 80 D: 200`
-/// (any order, `Total:` ignored); if `Ptnml(0-2): LL, LD, DD+WL, WD, WW`
+/// (any order; the rest of a pasted block such as `LLR:` and `Total:`
+/// ignored); if `Ptnml(0-2): LL, LD, DD+WL, WD, WW`
 /// is pasted too, the pentanomial counts are used, as Fishtest does.
 ///
 /// # Errors
@@ -188,16 +189,13 @@ pub(crate) fn fishtest(text: &str) -> Result<Counts, CountsError> {
         let v = counts_list(FLAG, &list, 5)?;
         return Ok(Pentanomial::new([v[0], v[1], v[2], v[3], v[4]]).into());
     }
+    // Only `W:`, `L:` and `D:` are read: the rest of a pasted block
+    // (`LLR: …`, `Total: …`, `Elo: …`) is not counts.
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let pairs = tokens
-        .chunks(2)
-        .filter(|pair| !pair[0].eq_ignore_ascii_case("total:"))
-        .map(|pair| {
-            (
-                pair[0].trim_end_matches(':').to_owned(),
-                pair.get(1).copied().unwrap_or("").to_owned(),
-            )
-        });
+        .windows(2)
+        .filter(|w| ["W:", "L:", "D:"].contains(&w[0]))
+        .map(|w| (w[0].trim_end_matches(':').to_owned(), w[1].to_owned()));
     keyed(FLAG, pairs, ["W", "D", "L"]).map(Counts::from)
 }
 
@@ -225,7 +223,10 @@ mod tests {
         assert_eq!(wdl_of(cutechess("120 - 80 - 200").unwrap()), expected);
         assert_eq!(wdl_of(fishtest("W: 120 L: 80 D: 200").unwrap()), expected);
         assert_eq!(
-            wdl_of(fishtest("Total: 400 W: 120 L: 80 D: 200").unwrap()),
+            wdl_of(
+                fishtest("LLR: 0.33 (-2.94,2.94) <-1.75,0.25>\nTotal: 400 W: 120 L: 80 D: 200")
+                    .unwrap()
+            ),
             expected
         );
     }
