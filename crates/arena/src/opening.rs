@@ -107,17 +107,17 @@ impl std::fmt::Display for Openings {
 pub enum OpeningError {
     /// Unknown or malformed spec text.
     #[error(
-        "openings '{0}': expected start, random, range:A-B, numbers:A,B,C, list:FILE (start numbers) or file:FILE (an EPD or PGN book), FILE followed by ,order=sequential|random and for a book ,format=epd|pgn and (PGN) ,plies=N"
+        "'{0}': expected start, random, range:A-B, numbers:A,B,C, list:FILE (start numbers) or file:FILE (an EPD or PGN book), FILE followed by ,order=sequential|random and for a book ,format=epd|pgn and (PGN) ,plies=N"
     )]
     Spec(String),
     /// A bad `format=`, `order=` or `plies=` option.
-    #[error("openings: {0}")]
+    #[error("{0}")]
     Option(String),
     /// Numbered starts asked of a variant that has one start.
-    #[error("openings: {0} has a single start position; use start or file:FILE")]
+    #[error("{0} has a single start position; use start or file:FILE")]
     NotNumbered(VariantKind),
     /// A number or range outside the variant's starts.
-    #[error("openings: start {number} is outside {variant}'s 0..{count}")]
+    #[error("start {number} is outside {variant}'s 0..{count}")]
     OutOfRange {
         /// Variant.
         variant: VariantKind,
@@ -127,7 +127,7 @@ pub enum OpeningError {
         count: u32,
     },
     /// A file that cannot be read or holds a bad line.
-    #[error("openings file {path}: {message}")]
+    #[error("file {path}: {message}")]
     File {
         /// The file.
         path: String,
