@@ -56,3 +56,40 @@ fn bad_bounds_and_counts_are_named() {
     let (ok, out) = stats(&["--wdl", "1,2,3", "--sprt", "0,2", "--alpha", "0.7"]);
     assert!(!ok && out.contains("0.7"), "{out}");
 }
+
+#[test]
+fn pasted_cutechess_and_fishtest_lines_give_the_wdl_answer() {
+    let (ok, expected) = stats(&["--wdl", "120,200,80", "--json"]);
+    assert!(ok, "{expected}");
+    for args in [
+        ["--wdl", "w=120,d=200,l=80"],
+        ["--cutechess", "Score of A vs B: 120 - 80 - 200 [0.550] 400"],
+        ["--fishtest", "W: 120 L: 80 D: 200"],
+    ] {
+        let (ok, out) = stats(&[args[0], args[1], "--json"]);
+        assert!(ok, "{args:?}: {out}");
+        assert_eq!(out, expected, "{args:?}");
+    }
+    let (_, text) = stats(&["--cutechess", "Score of A vs B: 120 - 80 - 200 [0.550] 400"]);
+    assert!(text.contains("games 400 (W 120 D 200 L 80)"), "{text}");
+    let (ok, out) = stats(&["--wdl", "1,2,3", "--fishtest", "W: 1 L: 3 D: 2"]);
+    assert!(!ok && out.contains("cannot be used with"), "{out}");
+}
+
+#[test]
+fn negative_sprt_bounds_parse_as_fishtest_writes_them() {
+    let (ok, out) = stats(&["--wdl", "120,200,80", "--sprt", "-1.75,0.25"]);
+    assert!(ok, "{out}");
+    assert!(out.contains("[-1.75, 0.25]"), "{out}");
+}
+
+#[test]
+fn help_states_the_order_of_wdl() {
+    let (ok, out) = stats(&["--help"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("in the order W,D,L (wins, draws, losses)"),
+        "{out}"
+    );
+    assert!(out.contains("cutechess-cli prints W - L - D"), "{out}");
+}

@@ -1,7 +1,7 @@
 //! Opening books of balanced positions: random plies from the start, kept
 //! only when a short search of the builtin engine scores them within ±CP.
 
-use crate::opening::{OpeningSource, Openings};
+use crate::opening::{OpeningSource, Openings, Order};
 use ajaxlab_engine::{Engine, Limits};
 use ajaxlab_rules::VariantKind;
 use ajaxlab_stats::{RandomSource, SplitMix64};
@@ -44,6 +44,7 @@ pub fn generate(config: &BookConfig) -> Book {
     let openings = Openings {
         variant: config.variant,
         source,
+        order: Order::Random,
         random_plies: config.plies,
         imbalance: Default::default(),
     };

@@ -119,7 +119,7 @@ pub struct Overrides {
 #[derive(Clone, Debug)]
 pub enum PlayerKind {
     /// The builtin engine with these parameters and search features.
-    Builtin(Params, Features),
+    Builtin(Box<Params>, Features),
     /// An external UCI engine.
     Uci(UciPlayerConfig),
 }
@@ -162,6 +162,28 @@ pub struct MatchConfig {
     pub pgn: bool,
     /// Clock overrun allowed.
     pub time_margin: Duration,
+}
+
+/// An output directory that cannot take a match's games.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OutError {
+    /// It holds the games of an earlier run.
+    #[error(
+        "{} holds the games of an earlier run, which are never overwritten or added to: name a new directory with --out",
+        .0.display()
+    )]
+    HoldsGames(PathBuf),
+}
+
+/// Whether `dir` holds games of a run (Parquet game files or a PGN file).
+pub fn holds_games(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            (name.starts_with("games-") && name.ends_with(".parquet")) || name == "games.pgn"
+        })
+    })
 }
 
 /// A configuration error, naming the key.
@@ -325,7 +347,7 @@ fn player(
                     ));
                 }
             }
-            PlayerKind::Builtin(params, features)
+            PlayerKind::Builtin(Box::new(params), features)
         }
         "uci" => {
             let command = file
@@ -389,6 +411,37 @@ fn player(
     Ok(PlayerConfig { name, kind, tc })
 }
 
+/// How a match's output directory was chosen, which decides what happens
+/// when it holds games already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutChoice {
+    /// Named by `--out` or the file's `out`: refused if it holds games.
+    Named,
+    /// The default `runs/RUN_ID`: the first of it, `RUN_ID-2`, `RUN_ID-3`, …
+    /// that holds no games is used.
+    Default,
+}
+
+/// The directory a new match writes to: `dir` if it holds no games; for a
+/// default directory otherwise the first of `dir-2`, `dir-3`, … that holds
+/// none. A match never overwrites or adds to earlier games.
+///
+/// # Errors
+/// [`OutError::HoldsGames`] for a named directory that holds games.
+pub fn directory_for_new_games(dir: PathBuf, choice: OutChoice) -> Result<PathBuf, OutError> {
+    if !holds_games(&dir) {
+        return Ok(dir);
+    }
+    if choice == OutChoice::Named {
+        return Err(OutError::HoldsGames(dir));
+    }
+    let base = dir.as_os_str().to_string_lossy().into_owned();
+    Ok((2u64..)
+        .map(|n| PathBuf::from(format!("{base}-{n}")))
+        .find(|d| !holds_games(d))
+        .unwrap_or(dir))
+}
+
 impl MatchConfig {
     /// Validates a match file with flag overrides.
     ///
@@ -403,9 +456,12 @@ impl MatchConfig {
             VariantKind::from_name(&variant_text).map_err(|e| err("variant", e.to_string()))?;
         let games = o.games.or(file.games).unwrap_or(100);
         if games < 2 || !games.is_multiple_of(2) {
+            let nearest = (games + 1).max(2) / 2 * 2;
             return Err(err(
                 "games",
-                format!("{games}: must be an even number ≥ 2 (games are played in pairs)"),
+                format!(
+                    "{games}: must be an even number ≥ 2, e.g. {nearest}: every opening is played twice, colours swapped, and the statistics count pairs (pentanomial, as Fishtest and fastchess do), which an unpaired game would not fit"
+                ),
             ));
         }
         let concurrency = o
@@ -466,15 +522,7 @@ impl MatchConfig {
                 "start".into()
             }
         });
-        let default_plies = if matches!(variant, VariantKind::AjaxFalcon | VariantKind::Chess) {
-            4
-        } else {
-            0
-        };
-        let random_plies = o
-            .random_plies
-            .or(file.random_plies)
-            .unwrap_or(default_plies);
+        let random_plies = o.random_plies.or(file.random_plies);
         let mut openings = Openings::parse(variant, &spec, random_plies)
             .map_err(|e: OpeningError| err("openings", e.to_string()))?;
         if let Some(i) = &file.imbalance {
@@ -531,9 +579,12 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.key, "players[1].tc");
         assert!(e.message.contains("expected nodes=N"), "{e}");
-        assert_eq!(
-            build("games = 3", Overrides::default()).unwrap_err().key,
-            "games"
+        let odd = build("games = 3", Overrides::default()).unwrap_err();
+        assert_eq!(odd.key, "games");
+        assert!(
+            odd.message
+                .contains("e.g. 4: every opening is played twice"),
+            "{odd}"
         );
         assert_eq!(
             build("variant = \"shogi\"", Overrides::default())
@@ -585,6 +636,33 @@ mod tests {
         assert_eq!(c.pairs, 5);
         assert_eq!(c.variant, VariantKind::AjaxModernRandom);
         assert!(c.players.iter().all(|p| p.tc == TimeControl::Depth(3)));
+    }
+
+    #[test]
+    fn a_run_directory_that_holds_games_is_never_reused() {
+        let dir = std::env::temp_dir().join(format!("ajaxlab-free-dir-{}", std::process::id()));
+        let second = PathBuf::from(format!("{}-2", dir.display()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&second);
+        for choice in [OutChoice::Named, OutChoice::Default] {
+            let free = directory_for_new_games(dir.clone(), choice);
+            assert_eq!(free, Ok(dir.clone()), "an absent directory is free");
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("notes.txt"), b"").unwrap();
+        let free = directory_for_new_games(dir.clone(), OutChoice::Named);
+        assert_eq!(free, Ok(dir.clone()), "a directory without games is free");
+        std::fs::write(dir.join("games-00000.parquet"), b"").unwrap();
+        let free = directory_for_new_games(dir.clone(), OutChoice::Default);
+        assert_eq!(free, Ok(second));
+        let named = directory_for_new_games(dir.clone(), OutChoice::Named).unwrap_err();
+        assert!(
+            named
+                .to_string()
+                .contains("name a new directory with --out"),
+            "{named}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

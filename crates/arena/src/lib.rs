@@ -1,5 +1,5 @@
 //! The arena: plays games between two players from randomized openings, as
-//! fast as the machine allows, referees them exactly (RULES.md §4), and
+//! fast as the machine allows, referees them exactly (docs/rules.md §4), and
 //! stores every game as a Parquet row through `ajaxlab_store`.
 //!
 //! Players are the builtin engine in-process ([`player::BuiltinPlayer`]) or
@@ -12,6 +12,7 @@ pub mod imbalance;
 pub mod live;
 pub mod opening;
 pub mod pgn;
+pub mod pgn_book;
 pub mod player;
 pub mod referee;
 pub mod runner;

@@ -3,6 +3,7 @@
 //! swapped.
 
 use crate::imbalance::{Imbalance, ImbalanceError};
+use crate::pgn_book::read_pgn_book;
 use ajaxlab_rules::{
     AMRC_START_COUNT, CHESS960_START_COUNT, Color, Move, Position, StartSpec, VariantKind,
 };
@@ -74,7 +75,29 @@ impl std::fmt::Display for OpeningSource {
             OpeningSource::RandomNumber => write!(f, "random"),
             OpeningSource::NumberRange(a, b) => write!(f, "range:{a}-{b}"),
             OpeningSource::Numbers(list) => write!(f, "{} numbered starts", list.len()),
-            OpeningSource::Fens(fens) => write!(f, "{} positions from a file", fens.len()),
+            OpeningSource::Fens(fens) => write!(f, "a book of {} positions", fens.len()),
+        }
+    }
+}
+
+impl std::fmt::Display for Openings {
+    /// What is played, for a match's header: the source, the order of a
+    /// list, and the random plies (a book without them is "played as given").
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.source)?;
+        if matches!(
+            self.source,
+            OpeningSource::Fens(_) | OpeningSource::Numbers(_)
+        ) {
+            match self.order {
+                Order::Random => write!(f, " in random order (by seed)")?,
+                Order::Sequential => write!(f, " in sequential order")?,
+            }
+        }
+        match (self.random_plies, &self.source) {
+            (0, OpeningSource::Fens(_)) => write!(f, ", played as given"),
+            (0, _) => Ok(()),
+            (n, _) => write!(f, " + {n} random plies"),
         }
     }
 }
@@ -84,14 +107,17 @@ impl std::fmt::Display for OpeningSource {
 pub enum OpeningError {
     /// Unknown or malformed spec text.
     #[error(
-        "openings '{0}': expected start, random, range:A-B, numbers:A,B,C, list:FILE (start numbers) or file:FILE (FEN/EPD lines)"
+        "'{0}': expected start, random, range:A-B, numbers:A,B,C, list:FILE (start numbers) or file:FILE (an EPD or PGN book), FILE followed by ,order=sequential|random and for a book ,format=epd|pgn and (PGN) ,plies=N"
     )]
     Spec(String),
+    /// A bad `format=`, `order=` or `plies=` option.
+    #[error("{0}")]
+    Option(String),
     /// Numbered starts asked of a variant that has one start.
-    #[error("openings: {0} has a single start position; use start or file:FILE")]
+    #[error("{0} has a single start position; use start or file:FILE")]
     NotNumbered(VariantKind),
     /// A number or range outside the variant's starts.
-    #[error("openings: start {number} is outside {variant}'s 0..{count}")]
+    #[error("start {number} is outside {variant}'s 0..{count}")]
     OutOfRange {
         /// Variant.
         variant: VariantKind,
@@ -101,13 +127,104 @@ pub enum OpeningError {
         count: u32,
     },
     /// A file that cannot be read or holds a bad line.
-    #[error("openings file {path}: {message}")]
+    #[error("file {path}: {message}")]
     File {
         /// The file.
         path: String,
         /// What is wrong (with the line number).
         message: String,
     },
+}
+
+/// The order a list of starts (a book, a list of start numbers) is played in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Each pair draws its start from the list by the pair's seed (so from
+    /// the match's `seed`), with replacement.
+    #[default]
+    Random,
+    /// Pair `n` plays entry `n` of the list, from the first, starting again
+    /// after the last.
+    Sequential,
+}
+
+impl std::str::FromStr for Order {
+    type Err = OpeningError;
+
+    fn from_str(s: &str) -> Result<Order, OpeningError> {
+        match s {
+            "random" => Ok(Order::Random),
+            "sequential" => Ok(Order::Sequential),
+            other => Err(OpeningError::Option(format!(
+                "order={other}: expected sequential or random"
+            ))),
+        }
+    }
+}
+
+/// The format of an opening book file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookFormat {
+    /// One FEN or EPD position a line.
+    Epd,
+    /// PGN games; each gives the position after its first plies.
+    Pgn,
+}
+
+impl std::str::FromStr for BookFormat {
+    type Err = OpeningError;
+
+    fn from_str(s: &str) -> Result<BookFormat, OpeningError> {
+        match s {
+            "epd" | "fen" => Ok(BookFormat::Epd),
+            "pgn" => Ok(BookFormat::Pgn),
+            other => Err(OpeningError::Option(format!(
+                "format={other}: expected epd or pgn"
+            ))),
+        }
+    }
+}
+
+/// The options after a `file:` or `list:` path: `format=`, `order=`, `plies=`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ListOptions {
+    format: Option<BookFormat>,
+    order: Order,
+    plies: Option<u32>,
+}
+
+impl ListOptions {
+    fn parse(options: &str) -> Result<ListOptions, OpeningError> {
+        let mut parsed = ListOptions::default();
+        for option in options.split(',').filter(|o| !o.is_empty()) {
+            match option.split_once('=') {
+                Some(("format", v)) => parsed.format = Some(v.parse()?),
+                Some(("order", v)) => parsed.order = v.parse()?,
+                Some(("plies", v)) => {
+                    parsed.plies = Some(v.parse().map_err(|_| {
+                        OpeningError::Option(format!("plies={v}: expected a number of plies"))
+                    })?);
+                }
+                _ => {
+                    return Err(OpeningError::Option(format!(
+                        "'{option}': expected format=epd|pgn, order=sequential|random or plies=N"
+                    )));
+                }
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+/// The random plies a source gets when none are asked for: a book's
+/// positions are played as given; a start gets AFC's and chess's 4 (a
+/// single start needs them to give different games), numbered starts none.
+pub fn default_random_plies(variant: VariantKind, source: &OpeningSource) -> u32 {
+    match source {
+        OpeningSource::Fens(_) => 0,
+        _ if matches!(variant, VariantKind::AjaxFalcon | VariantKind::Chess) => 4,
+        _ => 0,
+    }
 }
 
 /// The openings of a match: a source and how many random plies follow.
@@ -117,6 +234,8 @@ pub struct Openings {
     pub variant: VariantKind,
     /// Where starts come from.
     pub source: OpeningSource,
+    /// The order a list of starts is played in.
+    pub order: Order,
     /// Random legal plies played after the start.
     pub random_plies: u32,
     /// Material changed in every start, following the players.
@@ -148,6 +267,11 @@ impl Opening {
         }
         p
     }
+}
+
+/// A number drawn uniformly from `0..n` (`0` for `n = 0`).
+fn below(rng: &mut SplitMix64, n: u32) -> u32 {
+    (rng.next_u64() % u64::from(n.max(1))) as u32
 }
 
 fn start_count(variant: VariantKind) -> Option<u32> {
@@ -220,15 +344,45 @@ pub fn read_positions(variant: VariantKind, path: &Path) -> Result<Vec<String>, 
 
 impl Openings {
     /// Parses a spec: `start`, `random`, `range:A-B`, `numbers:A,B,C`,
-    /// `list:FILE`, `file:FILE`.
+    /// `list:FILE[,order=…]`, `file:FILE[,format=epd|pgn][,order=…][,plies=N]`
+    /// (the format from the file's `.pgn` extension when not given).
+    /// `random_plies` of `None` takes [`default_random_plies`].
     ///
     /// # Errors
     /// [`OpeningError`] naming what is wrong.
     pub fn parse(
         variant: VariantKind,
         spec: &str,
-        random_plies: u32,
+        random_plies: Option<u32>,
     ) -> Result<Openings, OpeningError> {
+        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        let (path, options) = match kind {
+            "list" | "file" => {
+                let (path, options) = rest.split_once(',').unwrap_or((rest, ""));
+                (path, ListOptions::parse(options)?)
+            }
+            _ => (rest, ListOptions::default()),
+        };
+        if kind == "list" && (options.format.is_some() || options.plies.is_some()) {
+            return Err(OpeningError::Option(
+                "format= and plies= are for file: books; list: takes order= only".into(),
+            ));
+        }
+        let format = options.format.unwrap_or(
+            if Path::new(path)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+            {
+                BookFormat::Pgn
+            } else {
+                BookFormat::Epd
+            },
+        );
+        if format == BookFormat::Epd && options.plies.is_some() {
+            return Err(OpeningError::Option(
+                "plies= is for PGN books (format=pgn): an EPD position has no moves".into(),
+            ));
+        }
         let numbered = |source: OpeningSource| -> Result<OpeningSource, OpeningError> {
             let count = start_count(variant).ok_or(OpeningError::NotNumbered(variant))?;
             let check = |n: u32| {
@@ -252,10 +406,10 @@ impl Openings {
             }
             Ok(source)
         };
-        let source = match spec.split_once(':') {
-            None if spec == "start" => OpeningSource::Start,
-            None if spec == "random" => numbered(OpeningSource::RandomNumber)?,
-            Some(("range", r)) => {
+        let source = match (kind, rest) {
+            ("start", "") => OpeningSource::Start,
+            ("random", "") => numbered(OpeningSource::RandomNumber)?,
+            ("range", r) => {
                 let (a, b) = r
                     .split_once('-')
                     .ok_or_else(|| OpeningError::Spec(spec.into()))?;
@@ -272,7 +426,7 @@ impl Openings {
                 }
                 numbered(OpeningSource::NumberRange(a, b))?
             }
-            Some(("numbers", list)) => {
+            ("numbers", list) => {
                 let numbers = list
                     .split(',')
                     .map(|n| n.trim().parse::<u32>())
@@ -280,7 +434,8 @@ impl Openings {
                     .map_err(|_| OpeningError::Spec(spec.into()))?;
                 numbered(OpeningSource::Numbers(numbers))?
             }
-            Some(("list", file)) => {
+            ("list", _) => {
+                let file = path;
                 let path = Path::new(file);
                 let text = std::fs::read_to_string(path).map_err(|e| OpeningError::File {
                     path: file.into(),
@@ -304,13 +459,17 @@ impl Openings {
                 }
                 numbered(OpeningSource::Numbers(numbers))?
             }
-            Some(("file", file)) => OpeningSource::Fens(read_positions(variant, Path::new(file))?),
+            ("file", _) => OpeningSource::Fens(match format {
+                BookFormat::Epd => read_positions(variant, Path::new(path))?,
+                BookFormat::Pgn => read_pgn_book(variant, Path::new(path), options.plies)?,
+            }),
             _ => return Err(OpeningError::Spec(spec.into())),
         };
         Ok(Openings {
             variant,
+            random_plies: random_plies.unwrap_or_else(|| default_random_plies(variant, &source)),
             source,
-            random_plies,
+            order: options.order,
             imbalance: Imbalance::default(),
         })
     }
@@ -358,29 +517,48 @@ impl Openings {
         Ok(())
     }
 
+    /// The opening of game `game_in_pair` (0 or 1) of pair `pair`: in
+    /// [`Order::Sequential`] the pair's entry of the list, else as
+    /// [`Openings::pick`] draws it from `seed`.
+    pub fn pick_for_pair(&self, pair: u64, seed: u64, game_in_pair: u64) -> Opening {
+        let entry = (self.order == Order::Sequential).then_some(pair);
+        self.pick_entry(entry, seed, game_in_pair)
+    }
+
     /// The opening of game `game_in_pair` (0 or 1) of a pair, fixed by
-    /// `seed`. Both games share the start; an imbalance edits the first
-    /// player's side, which is White in game 0 and Black in game 1, and the
-    /// random plies are drawn afterwards from the same seed.
+    /// `seed` alone (the start drawn at random, whatever the order: what a
+    /// coordinator checks, so campaigns refuse [`Order::Sequential`]). Both
+    /// games share the start; an imbalance edits the first player's side,
+    /// which is White in game 0 and Black in game 1, and the random plies
+    /// are drawn afterwards from the same seed.
     pub fn pick(&self, seed: u64, game_in_pair: u64) -> Opening {
+        self.pick_entry(None, seed, game_in_pair)
+    }
+
+    /// [`Openings::pick`], with the list's entry `entry` (modulo its length)
+    /// instead of a drawn one when given.
+    fn pick_entry(&self, entry: Option<u64>, seed: u64, game_in_pair: u64) -> Opening {
         let mut rng = SplitMix64::new(seed);
-        let mut below = |n: u32| (rng.next_u64() % u64::from(n.max(1))) as u32;
+        let index = |rng: &mut SplitMix64, len: usize| match entry {
+            Some(e) => (e % len.max(1) as u64) as usize,
+            None => below(rng, len as u32) as usize,
+        };
         let (start, start_number) = match &self.source {
             OpeningSource::Start => (self.numbered_start(None), None),
             OpeningSource::RandomNumber => {
-                let n = below(start_count(self.variant).unwrap_or(1));
+                let n = below(&mut rng, start_count(self.variant).unwrap_or(1));
                 (self.numbered_start(Some(n)), Some(n))
             }
             OpeningSource::NumberRange(a, b) => {
-                let n = a + below(b - a + 1);
+                let n = a + below(&mut rng, b - a + 1);
                 (self.numbered_start(Some(n)), Some(n))
             }
             OpeningSource::Numbers(list) => {
-                let n = list[below(list.len() as u32) as usize];
+                let n = list[index(&mut rng, list.len())];
                 (self.numbered_start(Some(n)), Some(n))
             }
             OpeningSource::Fens(fens) => {
-                let fen = &fens[below(fens.len() as u32) as usize];
+                let fen = &fens[index(&mut rng, fens.len())];
                 let pos = Position::from_fen(self.variant, fen)
                     .unwrap_or_else(|_| self.numbered_start(None));
                 (pos, None)
@@ -401,7 +579,8 @@ impl Openings {
         let mut pos = start;
         for _ in 0..self.random_plies {
             let Some(m) = with_playable_moves(&pos, |playable| {
-                (!playable.is_empty()).then(|| playable[below(playable.len() as u32) as usize])
+                (!playable.is_empty())
+                    .then(|| playable[below(&mut rng, playable.len() as u32) as usize])
             }) else {
                 break;
             };
@@ -437,7 +616,7 @@ mod tests {
     #[test]
     fn random_plies_are_legal_and_never_end_the_game() {
         for variant in VariantKind::ALL {
-            let openings = Openings::parse(variant, "start", 6).unwrap();
+            let openings = Openings::parse(variant, "start", Some(6)).unwrap();
             for seed in 0..200 {
                 let opening = openings.pick(seed, 0);
                 let mut pos = opening.start;
@@ -453,7 +632,7 @@ mod tests {
 
     #[test]
     fn a_pick_is_the_same_whatever_the_cache_holds() {
-        let openings = Openings::parse(VariantKind::AjaxFalcon, "start", 3).unwrap();
+        let openings = Openings::parse(VariantKind::AjaxFalcon, "start", Some(3)).unwrap();
         // This thread's cache fills as it goes; a new thread starts empty.
         let warm = lines(&openings, 300);
         let again = lines(&openings, 300);
@@ -468,5 +647,98 @@ mod tests {
         // And the seeds do spread the openings.
         let distinct: std::collections::HashSet<_> = warm.iter().collect();
         assert!(distinct.len() > 250, "{}", distinct.len());
+    }
+
+    /// A book file of `lines` with extension `ext`, unique to this test.
+    fn book_file(tag: &str, ext: &str, lines: &str) -> String {
+        let path =
+            std::env::temp_dir().join(format!("ajaxlab-book-{}-{tag}.{ext}", std::process::id()));
+        std::fs::write(&path, lines).unwrap();
+        path.display().to_string()
+    }
+
+    const CHESS_BOOK: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n\
+                              rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n\
+                              rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -\n";
+
+    #[test]
+    fn a_book_is_played_as_given_unless_random_plies_are_asked() {
+        let path = book_file("as-given", "epd", CHESS_BOOK);
+        let book = Openings::parse(VariantKind::Chess, &format!("file:{path}"), None).unwrap();
+        assert_eq!(book.random_plies, 0);
+        assert!((0..50).all(|seed| book.pick(seed, 0).random_moves.is_empty()));
+        assert_eq!(
+            book.to_string(),
+            "a book of 3 positions in random order (by seed), played as given"
+        );
+        let asked = Openings::parse(VariantKind::Chess, &format!("file:{path}"), Some(2)).unwrap();
+        assert_eq!(asked.pick(7, 0).random_moves.len(), 2);
+        // start and random keep their defaults.
+        let start = Openings::parse(VariantKind::Chess, "start", None).unwrap();
+        assert_eq!(start.random_plies, 4);
+        assert_eq!(start.to_string(), "start + 4 random plies");
+        let random = Openings::parse(VariantKind::AjaxModernRandom, "random", None).unwrap();
+        assert_eq!(random.random_plies, 0);
+    }
+
+    #[test]
+    fn sequential_order_plays_the_book_from_its_first_line() {
+        let path = book_file("sequential", "epd", CHESS_BOOK);
+        let spec = format!("file:{path},order=sequential");
+        let book = Openings::parse(VariantKind::Chess, &spec, None).unwrap();
+        let fens = match &book.source {
+            OpeningSource::Fens(fens) => fens.clone(),
+            other => panic!("a book expected, not {other}"),
+        };
+        for pair in 0..7u64 {
+            let opening = book.pick_for_pair(pair, 1234 + pair, 0);
+            assert_eq!(
+                opening.start.fen(),
+                fens[(pair % 3) as usize],
+                "pair {pair}"
+            );
+        }
+        assert!(book.to_string().contains("in sequential order"), "{book}");
+        // Random order draws by seed, as before.
+        let random = Openings::parse(
+            VariantKind::Chess,
+            &format!("file:{path},order=random"),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            random.pick_for_pair(0, 99, 0).start,
+            random.pick(99, 0).start
+        );
+    }
+
+    #[test]
+    fn a_pgn_book_plays_its_first_plies() {
+        let path = book_file("pgn", "pgn", "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n");
+        let book =
+            Openings::parse(VariantKind::Chess, &format!("file:{path},plies=2"), None).unwrap();
+        assert_eq!(
+            book.pick(0, 0).start.fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        let txt = book_file("pgn-named", "txt", "1. d4 *\n");
+        let named =
+            Openings::parse(VariantKind::Chess, &format!("file:{txt},format=pgn"), None).unwrap();
+        assert_eq!(named.random_plies, 0);
+    }
+
+    #[test]
+    fn bad_opening_options_are_named() {
+        let path = book_file("bad", "epd", CHESS_BOOK);
+        for (spec, says) in [
+            (format!("file:{path},plies=3"), "plies= is for PGN books"),
+            (format!("file:{path},order=sideways"), "order=sideways"),
+            (format!("file:{path},format=cbh"), "format=cbh"),
+            (format!("file:{path},depth=3"), "'depth=3'"),
+            ("list:x.txt,plies=3".to_owned(), "list: takes order= only"),
+        ] {
+            let e = Openings::parse(VariantKind::Chess, &spec, None).unwrap_err();
+            assert!(e.to_string().contains(says), "{spec}: {e}");
+        }
     }
 }

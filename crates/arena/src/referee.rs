@@ -1,6 +1,6 @@
 //! The referee: plays one game between two players from an opening. The
 //! arena, not the engines, decides mate, stalemate, the 50-move rule and
-//! repetition (RULES.md §4); optional adjudication is recorded as such.
+//! repetition (docs/rules.md §4); optional adjudication is recorded as such.
 
 use crate::opening::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};

@@ -2,7 +2,7 @@
 //! bar (or log lines when not on a terminal), and Parquet files written as
 //! the games come in.
 
-use crate::config::{MatchConfig, PlayerConfig, PlayerKind};
+use crate::config::{MatchConfig, OutError, PlayerConfig, PlayerKind, holds_games};
 use crate::live::LiveStats;
 use crate::pgn::game_pgn;
 use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer};
@@ -34,6 +34,9 @@ pub enum MatchError {
     /// The output directory or a file.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The output directory holds games already.
+    #[error(transparent)]
+    Out(#[from] OutError),
     /// The output directory.
     #[error("{path}: {source}")]
     Io {
@@ -76,7 +79,7 @@ pub fn make_player(
     match &config.kind {
         PlayerKind::Builtin(params, features) => Ok(Box::new(BuiltinPlayer::new(
             &config.name,
-            params.clone(),
+            params.as_ref().clone(),
             *features,
             hash_mb,
             Arc::clone(stop),
@@ -102,7 +105,7 @@ pub fn play_pair(
     players: &mut [Box<dyn Player>; 2],
 ) -> [GameRecord; 2] {
     let seed = pair_seed(config.seed, pair);
-    let openings = [0, 1].map(|g| config.openings.pick(seed, g));
+    let openings = [0, 1].map(|g| config.openings.pick_for_pair(pair, seed, g));
     let [a, b] = players;
     let tcs = [config.players[0].tc, config.players[1].tc];
     let spec = |game_in_pair: u64, tc| GameSpec {
@@ -127,20 +130,35 @@ fn param_names() -> Vec<&'static str> {
         .collect()
 }
 
-/// Runs the match.
+/// Runs the match into `config.out`, which must hold no games; a match
+/// that fails leaves no empty directory behind.
 ///
 /// # Errors
-/// [`MatchError`] if a player cannot be used or results cannot be written.
+/// [`MatchError`] if the output directory holds games, a player cannot be
+/// used or results cannot be written.
 pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummary, MatchError> {
-    std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {
-        path: config.out.display().to_string(),
-        source,
-    })?;
+    if holds_games(&config.out) {
+        return Err(OutError::HoldsGames(config.out.clone()).into());
+    }
+    let created = !config.out.exists();
+    let result = create_and_play(config, progress);
+    if result.is_err() && created {
+        // Only an empty directory goes: `remove_dir` refuses any other.
+        let _ = std::fs::remove_dir(&config.out);
+    }
+    result
+}
+
+fn create_and_play(config: &MatchConfig, progress: Progress) -> Result<MatchSummary, MatchError> {
     let never = Arc::new(AtomicBool::new(false));
     // Fail before any game if a player cannot play.
     for p in &config.players {
         make_player(p, 1, &never)?;
     }
+    std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {
+        path: config.out.display().to_string(),
+        source,
+    })?;
     let started = Instant::now();
     let total_games = config.pairs * 2;
     let bar = match progress {

@@ -152,3 +152,35 @@ fn a_write_that_fails_leaves_no_file() {
     assert!(write_games(&path, &[], &FileMetadata::default()).is_err());
     assert!(!path.exists());
 }
+
+#[test]
+fn a_run_directory_that_holds_games_is_never_overwritten() {
+    let out = temp_dir("kept");
+    let first = run_match(&config("afc", 2, out.clone(), 1), Progress::Quiet).unwrap();
+    let before = games_of(&first.files);
+    // A run into it is refused.
+    let again = run_match(&config("afc", 2, out.clone(), 1), Progress::Quiet).unwrap_err();
+    assert!(again.to_string().contains("never overwritten"), "{again}");
+    assert_eq!(
+        games_of(&first.files),
+        before,
+        "the earlier games are intact"
+    );
+}
+
+#[test]
+fn a_failed_start_leaves_no_empty_run_directory() {
+    let out = temp_dir("failed-start");
+    let file: MatchFile = toml::from_str("").unwrap();
+    let config = MatchConfig::build(
+        file,
+        Overrides {
+            players: vec!["builtin".into(), "uci:/nonexistent/engine".into()],
+            out: Some(out.clone()),
+            ..Overrides::default()
+        },
+    )
+    .unwrap();
+    assert!(run_match(&config, Progress::Quiet).is_err());
+    assert!(!out.exists(), "{} was left behind", out.display());
+}

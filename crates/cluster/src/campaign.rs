@@ -12,6 +12,7 @@
 //! | `first-move` | one | — | self-play: White's score per start |
 
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile, PlayerKind};
+use ajaxlab_arena::opening::Order;
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
 use ajaxlab_stats::{
     EloModel, InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, SpsaParam, SpsaViolation,
@@ -326,6 +327,13 @@ fn build(file: MatchFile, id: &str) -> Result<MatchConfig, ConfigError> {
             ));
         }
     }
+    if config.openings.order == Order::Sequential {
+        // The coordinator checks each pair's opening from its seed alone.
+        return Err(err(
+            "openings",
+            "order=sequential is for ajaxlab match; a campaign draws each pair's opening by its seed (order=random)",
+        ));
+    }
     config.run_id = id.to_owned();
     Ok(config)
 }
@@ -535,6 +543,19 @@ mod tests {
         let ids: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(ids, ["pv.falcon-for-minister", "pv.pawn-odds"]);
         assert_eq!(parts[1].config.openings.imbalance.texts().0, ["-P@f2"]);
+    }
+
+    #[test]
+    fn a_campaign_refuses_sequential_openings() {
+        // Tests run in the crate's directory.
+        let e = error(
+            "variant = \"chess\"\nopenings = \"file:../../configs/figures/chess-2ply.epd,order=sequential\"\n[campaign]\nname = \"t\"\n",
+        );
+        assert_eq!(e.key, "openings");
+        assert!(
+            e.message.contains("order=sequential is for ajaxlab match"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
 use ajaxlab_arena::imbalance::Imbalance;
-use ajaxlab_arena::opening::{OpeningSource, Openings};
+use ajaxlab_arena::opening::{OpeningSource, Openings, Order};
 use ajaxlab_arena::referee::{Adjudication, DEFAULT_TIME_MARGIN};
 use ajaxlab_arena::{MatchConfig, TimeControl};
 use ajaxlab_engine::{Features, Params};
@@ -125,7 +125,7 @@ pub fn match_config(unit: &v1::WorkUnit) -> Result<MatchConfig, ProtoError> {
     let source = if unit.openings == "fens" {
         OpeningSource::Fens(unit.opening_fens.clone())
     } else {
-        Openings::parse(variant, &unit.openings, 0)
+        Openings::parse(variant, &unit.openings, Some(0))
             .map_err(|e| bad("unit.openings", e.to_string()))?
             .source
     };
@@ -178,7 +178,7 @@ fn finish(
         }
         Ok(PlayerConfig {
             name: p.name.clone(),
-            kind: PlayerKind::Builtin(params, features),
+            kind: PlayerKind::Builtin(Box::new(params), features),
             tc,
         })
     };
@@ -193,6 +193,7 @@ fn finish(
         openings: Openings {
             variant,
             source,
+            order: Order::Random,
             random_plies: unit.random_plies,
             imbalance: Imbalance::parse(&unit.imbalance_first, &unit.imbalance_second)
                 .map_err(|e| bad("unit.imbalance_first", e.to_string()))?,

@@ -9,5 +9,6 @@ pub mod coordinator;
 pub mod loadgen;
 pub mod local;
 pub mod server;
+pub mod sprt_text;
 pub mod status;
 pub mod worker;

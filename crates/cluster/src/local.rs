@@ -4,6 +4,7 @@
 
 use crate::campaign::parse_campaign;
 use crate::coordinator::{CampaignState, CampaignView, Coordinator, CoordinatorError, Scope};
+use crate::sprt_text::{llr_text, sprt_state};
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_store::RunKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -124,8 +125,9 @@ pub fn standing(view: &CampaignView) -> String {
     });
     if let Some(s) = &view.sprt {
         out.push_str(&format!(
-            "  LLR {:.2} [{:.2}, {:.2}] {}",
-            s.llr, s.bounds.lower, s.bounds.upper, s.verdict
+            "  {} {}",
+            llr_text(s.llr, s.bounds.lower, s.bounds.upper),
+            sprt_state(s.verdict, view.state)
         ));
     }
     if view.kind == RunKind::FirstMove

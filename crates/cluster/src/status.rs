@@ -3,6 +3,7 @@
 //! flags), a JSON view of the campaigns, and Prometheus metrics.
 
 use crate::coordinator::{CampaignView, Coordinator, SpsaStep};
+use crate::sprt_text::sprt_state;
 use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -169,8 +170,11 @@ fn kind_text(view: &CampaignView) -> String {
     if let Some(s) = &view.sprt {
         let _ = write!(
             out,
-            ", LLR <b class=\"llr\">{:.2}</b> [{:.2}, {:.2}] <b class=\"verdict\">{}</b>",
-            s.llr, s.bounds.lower, s.bounds.upper, s.verdict
+            ", LLR <b class=\"llr\">{:.2}</b> [{:.2}, {:.2}, overshoot-corrected] <b class=\"verdict\">{}</b>",
+            s.llr,
+            s.bounds.lower,
+            s.bounds.upper,
+            escape(sprt_state(s.verdict, view.state))
         );
     }
     if let Some(score) = view.white_score() {

@@ -1,5 +1,5 @@
 //! A game in progress: the position, the moves that led to it, and the
-//! outcome by RULES.md §4 (checkmate, stalemate, the automatic 50-move rule
+//! outcome by docs/rules.md §4 (checkmate, stalemate, the automatic 50-move rule
 //! and threefold repetition, gating rights included).
 
 use crate::make::IllegalMove;

@@ -1,6 +1,6 @@
 //! The rules of the games ajaxlab plays: Ajax Falcon Chess (10×8), Ajax
 //! Modern Random Chess (9×9), and orthodox chess and Chess960 as reference
-//! variants, exactly as `RULES.md` decides them.
+//! variants, exactly as `docs/rules.md` decides them.
 //!
 //! Variants are data ([`variant::VariantDef`]) read by one legal move
 //! generator over 128-bit bitboards. Positions are small `Copy` values;

@@ -1,5 +1,5 @@
 //! Perft (leaf counts of the legal move tree) and the `.perft` suite format
-//! of `shared/perft/`: `id NAME`, `fen FEN`, `perft DEPTH NODES` lines,
+//! of `tests/perft/`: `id NAME`, `fen FEN`, `perft DEPTH NODES` lines,
 //! `#` comments, and an optional `variant NAME` line.
 
 use crate::moves::Move;

@@ -1,5 +1,5 @@
 //! Start positions: the fixed ones, Chess960 by its standard number, and
-//! Ajax Modern Random Chess by the numbering of RULES.md §3.
+//! Ajax Modern Random Chess by the numbering of docs/rules.md §3.
 
 use crate::fen::FenError;
 use crate::position::Position;

@@ -226,7 +226,7 @@ pub enum Setup {
     Fixed(&'static str),
     /// Chess960 numbering 0..960 (518 = the orthodox array).
     Chess960,
-    /// AMRC numbering 0..15120 (RULES.md §3).
+    /// AMRC numbering 0..15120 (docs/rules.md §3).
     ModernRandom,
 }
 

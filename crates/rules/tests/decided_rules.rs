@@ -1,5 +1,5 @@
-//! One test per rule of RULES.md, each **[decided]** point named after what
-//! it decides.
+//! One test per rule of `docs/rules.md` (which cites each by name), each
+//! decided point named after what it decides.
 
 #![allow(
     clippy::unwrap_used,
@@ -378,6 +378,52 @@ fn amrc_castling_needs_empty_squares_between_both_starts_and_destinations() {
 }
 
 #[test]
+fn amrc_castling_king_may_not_pass_or_land_on_an_attacked_square() {
+    // Castling i-side the king goes e1 to g1 through f1; a-side to c1 through d1.
+    for (rank9, refused, allowed) in [
+        ("4kr3", "e1i1", "e1a1"),
+        ("4k1r2", "e1i1", "e1a1"),
+        ("3rk4", "e1a1", "e1i1"),
+        ("2r1k4", "e1a1", "e1i1"),
+        // An attacked rook does not matter.
+        ("4k3r", "none", "e1i1"),
+    ] {
+        let p = pos(AMRC, &format!("{rank9}/9/9/9/9/9/9/9/R3K3R[] w IA - 0 1"));
+        let moves = legal(&p);
+        assert!(!moves.contains(&refused.to_owned()), "{rank9}: {refused}");
+        assert!(moves.contains(&allowed.to_owned()), "{rank9}: {allowed}");
+    }
+}
+
+#[test]
+fn amrc_castling_not_out_of_check() {
+    let p = pos(AMRC, "4r1k2/9/9/9/9/9/9/9/R3K3R[] w IA - 0 1");
+    assert!(p.in_check());
+    let moves = legal(&p);
+    assert!(!moves.contains(&"e1i1".to_owned()) && !moves.contains(&"e1a1".to_owned()));
+}
+
+#[test]
+fn a_castling_right_goes_with_the_gate_of_its_rook_or_king() {
+    // White: castling rooks a1 and i1 (A, I), the king's gate E.
+    let p = pos(
+        AMRC,
+        "r3k3r/ppppppppp/9/9/9/9/9/PPPPPPPPP/R3K3R[MMmm] w IAEiae - 0 1",
+    );
+    // The a1 rook moves, gating or not: its castling right and its gate go at once.
+    for m in ["a1b1", "a1b1m"] {
+        let rights = play(&p, m).fen().split(' ').nth(2).unwrap().to_owned();
+        assert_eq!(rights, "IEiae", "{m}");
+    }
+    // The king moves: both castling rights and its gate go; the rooks keep
+    // their gates, now plain gates (file order).
+    for m in ["e1f1", "e1f1m"] {
+        let rights = play(&p, m).fen().split(' ').nth(2).unwrap().to_owned();
+        assert_eq!(rights, "AIiae", "{m}");
+    }
+}
+
+#[test]
 fn gated_minister_does_not_block_check() {
     // The bishop on c1 is pinned by the black rook on a1 against the king on d1.
     let p = pos(AMRC, "5k3/9/9/9/9/9/9/9/r1BK5[M] w C - 0 1");
@@ -520,4 +566,44 @@ fn undo_restores_the_exact_position() {
     assert_ne!(*game.position(), before);
     assert_eq!(game.undo(), Some(m));
     assert_eq!(*game.position(), before);
+}
+
+/// The test functions of this file, by name.
+fn decided_rule_tests() -> std::collections::BTreeSet<&'static str> {
+    let source = include_str!("decided_rules.rs");
+    let lines: Vec<&str> = source.lines().collect();
+    lines
+        .windows(2)
+        .filter(|w| w[0] == "#[test]")
+        .filter_map(|w| w[1].strip_prefix("fn "))
+        .filter_map(|rest| rest.split('(').next())
+        .collect()
+}
+
+#[test]
+fn docs_rules_md_cites_every_decided_rule_test() {
+    let docs = include_str!("../../../docs/rules.md");
+    let tests = decided_rule_tests();
+    // Backticked snake_case names (`UCI_Variant` is an option) are test names.
+    let cited: std::collections::BTreeSet<&str> = docs
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|t| t.contains('_') && t.starts_with(|c: char| c.is_ascii_lowercase()))
+        .filter(|t| t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    let unknown: Vec<_> = cited.difference(&tests).collect();
+    assert!(
+        unknown.is_empty(),
+        "docs/rules.md cites no such test: {unknown:?}"
+    );
+    let uncited: Vec<_> = tests
+        .iter()
+        .filter(|t| !cited.contains(*t) && **t != "docs_rules_md_cites_every_decided_rule_test")
+        .collect();
+    assert!(
+        uncited.is_empty(),
+        "docs/rules.md does not cite: {uncited:?}"
+    );
+    assert!(tests.len() >= 35, "only {} tests found", tests.len());
 }

@@ -2,8 +2,10 @@
 //! (`run` on one machine; `create`, `list`, `status`, `pause`, `resume`,
 //! `stop` against a running coordinator).
 
+use ajaxlab_cluster::coordinator::CampaignState;
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
+use ajaxlab_cluster::sprt_text::{llr_text, sprt_state};
 use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
@@ -455,9 +457,14 @@ fn print_campaign(c: &v1::Campaign) {
     let p = &c.pentanomial;
     let mut extra = String::new();
     if c.kind == "sprt" {
+        // A state this build does not know is shown as the coordinator sent it.
+        let standing = match c.state.parse::<CampaignState>() {
+            Ok(state) => sprt_state(&c.verdict, state),
+            Err(_) => c.state.as_str(),
+        };
         extra.push_str(&format!(
-            "  LLR {:.2} [{:.2}, {:.2}] {}",
-            c.llr, c.llr_lower, c.llr_upper, c.verdict
+            "  {} {standing}",
+            llr_text(c.llr, c.llr_lower, c.llr_upper),
         ));
     }
     if c.kind == "first-move" {

@@ -1,7 +1,7 @@
 //! `ajaxlab match`: a match between two players from a TOML config, with
 //! the common settings as flags that override it.
 
-use ajaxlab_arena::config::read_match_file;
+use ajaxlab_arena::config::{OutChoice, directory_for_new_games, read_match_file};
 use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, run_match};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +15,7 @@ pub(crate) struct MatchArgs {
     /// Variant.
     #[arg(long)]
     variant: Option<String>,
-    /// Games to play (played as pairs, colours swapped).
+    /// Games to play, an even number: each opening is played twice, colours swapped.
     #[arg(long)]
     games: Option<u64>,
     /// Games at once (default: all cores).
@@ -27,10 +27,11 @@ pub(crate) struct MatchArgs {
     /// A player, twice: builtin[:PARAMS.toml] or uci:PATH[,option=value…] (arg=X adds an argument).
     #[arg(long = "player")]
     players: Vec<String>,
-    /// Openings: start, random, range:A-B, list:FILE or file:FILE.
-    #[arg(long)]
+    /// Openings: start, random, range:A-B, list:FILE[,order=sequential|random] or
+    /// file:FILE[,format=epd|pgn][,order=sequential|random][,plies=N] (a book, played as given).
+    #[arg(long, verbatim_doc_comment)]
     openings: Option<String>,
-    /// Random plies after each start.
+    /// Random plies after each start (default: 4 after AFC's and chess's start, else 0).
     #[arg(long)]
     random_plies: Option<u32>,
     /// Output directory for Parquet (and PGN) files.
@@ -52,6 +53,11 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         Some(path) => read_match_file(path)?,
         None => MatchFile::default(),
     };
+    let out_choice = if args.out.is_some() || file.out.is_some() {
+        OutChoice::Named
+    } else {
+        OutChoice::Default
+    };
     let overrides = Overrides {
         variant: args.variant,
         games: args.games,
@@ -65,8 +71,9 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let mut config = MatchConfig::build(file, overrides)?;
     config.pgn |= args.pgn;
+    config.out = directory_for_new_games(config.out, out_choice)?;
     eprintln!(
-        "{}: {} vs {} ({} / {}), {} games, {} at once, openings {} + {} random plies, output {}",
+        "{}: {} vs {} ({} / {}), {} games, {} at once, openings {}, seed {}, output {}",
         config.variant,
         config.players[0].name,
         config.players[1].name,
@@ -74,8 +81,8 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         config.players[1].tc,
         config.pairs * 2,
         config.concurrency,
-        config.openings.source,
-        config.openings.random_plies,
+        config.openings,
+        config.seed,
         config.out.display()
     );
     let progress = if args.quiet {

@@ -4,6 +4,7 @@
 mod bench;
 mod book;
 mod cluster;
+mod counts_text;
 mod fen;
 mod match_cmd;
 mod params;

@@ -19,7 +19,7 @@ pub(crate) struct PerftArgs {
     /// Print one `move: count` line per legal move.
     #[arg(long)]
     divide: bool,
-    /// A .perft file to check (format of shared/perft); exits non-zero on a mismatch.
+    /// A .perft file to check (the format of tests/perft/, e.g. tests/perft/ajax-falcon.perft); exits non-zero on a mismatch.
     #[arg(long, conflicts_with_all = ["depth", "divide", "fen", "start"])]
     suite: Option<PathBuf>,
     /// With --suite: skip depths whose expected count is above N.

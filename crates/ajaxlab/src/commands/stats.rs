@@ -1,22 +1,31 @@
 //! `ajaxlab stats`: a calculator for results played anywhere: Elo ± 95%,
 //! nElo, LOS, and the SPRT's LLR with its bounds, from pentanomial or W/D/L
-//! counts.
+//! counts in the forms cutechess-cli and Fishtest print.
 
-use ajaxlab_stats::{Counts, EloModel, Pentanomial, Sprt, SprtConfig, Trinomial};
+use super::counts_text;
+use ajaxlab_stats::{Counts, EloModel, Pentanomial, Sprt, SprtConfig};
 use anyhow::{Context, bail};
 use std::process::ExitCode;
 
 /// Arguments of `ajaxlab stats`.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("counts").required(true).args(["penta", "wdl", "cutechess", "fishtest"])))]
 pub(crate) struct StatsArgs {
     /// Pair counts LL,LD,DD+WL,WD,WW (e.g. 10,20,40,20,10; "DD+WL" may be given as one number or a sum).
-    #[arg(long, conflicts_with = "wdl")]
+    #[arg(long)]
     penta: Option<String>,
-    /// Game counts W,D,L.
-    #[arg(long)]
+    /// Game counts of the first player in the order W,D,L (wins, draws, losses), or keyed w=W,d=D,l=L.
+    /// cutechess-cli prints W - L - D and Fishtest W: L: D: paste those with --cutechess or --fishtest.
+    #[arg(long, verbatim_doc_comment)]
     wdl: Option<String>,
-    /// SPRT bounds elo0,elo1.
+    /// cutechess-cli's or fastchess's line, as printed: "Score of A vs B: W - L - D [score] N".
     #[arg(long)]
+    cutechess: Option<String>,
+    /// Fishtest's counts, as shown: "W: 120 L: 80 D: 200" (a pasted "Ptnml(0-2): …" is used instead).
+    #[arg(long)]
+    fishtest: Option<String>,
+    /// SPRT bounds elo0,elo1 (negative bounds as written: --sprt -1.75,0.25).
+    #[arg(long, allow_hyphen_values = true)]
     sprt: Option<String>,
     /// SPRT false-positive rate.
     #[arg(long, default_value_t = 0.05, requires = "sprt")]
@@ -32,40 +41,36 @@ pub(crate) struct StatsArgs {
     json: bool,
 }
 
-fn numbers(flag: &str, text: &str, n: usize) -> anyhow::Result<Vec<u64>> {
-    let values: Vec<u64> = text
-        .split(',')
-        .map(|part| {
-            part.split('+')
-                .map(|x| {
-                    x.trim()
-                        .parse::<u64>()
-                        .with_context(|| format!("{flag}: '{x}' is not a count"))
-                })
-                .sum::<anyhow::Result<u64>>()
-        })
-        .collect::<anyhow::Result<_>>()?;
-    if values.len() != n {
-        bail!(
-            "{flag}: {n} comma-separated counts expected, {} given",
-            values.len()
-        );
+/// The counts the arguments give (exactly one form is present: clap's group).
+fn counts(args: &StatsArgs) -> anyhow::Result<Counts> {
+    let counts = if let Some(p) = &args.penta {
+        let v = counts_text::counts_list("--penta", p, 5)?;
+        Pentanomial([v[0], v[1], v[2], v[3], v[4]]).into()
+    } else if let Some(w) = &args.wdl {
+        counts_text::wdl(w)?
+    } else if let Some(c) = &args.cutechess {
+        counts_text::cutechess(c)?
+    } else if let Some(f) = &args.fishtest {
+        counts_text::fishtest(f)?
+    } else {
+        bail!("give --penta, --wdl, --cutechess or --fishtest")
+    };
+    Ok(counts)
+}
+
+/// The counts as read, so that a paste read in the wrong order shows.
+fn counts_line(counts: &Counts) -> String {
+    match counts {
+        Counts::Trinomial(t) => format!("W {} D {} L {}", t.wins, t.draws, t.losses),
+        Counts::Pentanomial(Pentanomial(p)) => format!(
+            "pairs LL {} LD {} DD+WL {} WD {} WW {}",
+            p[0], p[1], p[2], p[3], p[4]
+        ),
     }
-    Ok(values)
 }
 
 pub(crate) fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
-    let counts: Counts = match (&args.penta, &args.wdl) {
-        (Some(p), None) => {
-            let v = numbers("--penta", p, 5)?;
-            Pentanomial([v[0], v[1], v[2], v[3], v[4]]).into()
-        }
-        (None, Some(w)) => {
-            let v = numbers("--wdl", w, 3)?;
-            Trinomial::new(v[2], v[1], v[0]).into()
-        }
-        _ => bail!("give --penta LL,LD,DD+WL,WD,WW or --wdl W,D,L"),
-    };
+    let counts = counts(args)?;
     let elo = counts.elo().context("Elo")?;
     let nelo = counts.nelo().context("nElo")?;
     let mut json = serde_json::json!({
@@ -90,7 +95,7 @@ pub(crate) fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
             nelo.interval.half_width()
         ),
         format!("LOS   {:.2}%", elo.los * 100.0),
-        format!("games {}", counts.games()),
+        format!("games {} ({})", counts.games(), counts_line(&counts)),
     ];
     if let Some(bounds) = &args.sprt {
         let (e0, e1) = bounds

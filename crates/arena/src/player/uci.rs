@@ -58,6 +58,26 @@ pub struct UciPlayer {
     engine_id: String,
 }
 
+/// The variants file Fairy-Stockfish needs for the Ajax variants, as the
+/// README's match section names it.
+const FSF_VARIANTS_FILE: &str = "tests/fsf/fsf-variants.ini";
+
+/// For a Fairy-Stockfish that lacks an Ajax variant, the fix (an empty text
+/// for other engines): it reads the Ajax variants from a variants file.
+fn fairy_stockfish_fix(engine_id: &str, options: &[(String, String)], command: &str) -> String {
+    if !engine_id.contains("Fairy-Stockfish") {
+        return String::new();
+    }
+    match options.iter().find(|(name, _)| name == "VariantPath") {
+        Some((_, path)) => format!(
+            "; Fairy-Stockfish read VariantPath={path}, which does not define it: use {FSF_VARIANTS_FILE}"
+        ),
+        None => format!(
+            "; Fairy-Stockfish needs the variants file: add ,VariantPath={FSF_VARIANTS_FILE} to the player (--player uci:{command},VariantPath={FSF_VARIANTS_FILE})"
+        ),
+    }
+}
+
 impl UciPlayer {
     /// Starts the engine and sets it up; fails before any game is played if
     /// the binary is missing, does not speak UCI, or does not support the variant.
@@ -161,8 +181,9 @@ impl UciPlayer {
                             .any(|w| w[0] == "var" && w[1] == wanted)
                 });
                 if !supported {
+                    let fix = fairy_stockfish_fix(&self.engine_id, &self.config.options, &command);
                     return Err(PlayerError::Unusable(format!(
-                        "{command} does not support {variant} (its UCI_Variant option has no '{wanted}')"
+                        "{command} does not support {variant} (its UCI_Variant option has no '{wanted}'){fix}"
                     )));
                 }
                 self.send(&format!("setoption name UCI_Variant value {wanted}"))?;
@@ -351,5 +372,57 @@ impl Player for UciPlayer {
                 _ => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A UCI engine (a shell script) named `id_name` whose only variant is chess.
+    fn chess_only_engine(id_name: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = std::env::temp_dir().join(format!(
+            "ajaxlab-chess-only-{}-{}.sh",
+            std::process::id(),
+            id_name.len()
+        ));
+        let script = format!(
+            "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) printf 'id name {id_name}\\noption name UCI_Variant type combo default chess var chess\\nuciok\\n' ;;\n    isready) echo readyok ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+        );
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    fn start_error(command: PathBuf, options: Vec<(String, String)>) -> String {
+        let config = UciPlayerConfig {
+            name: "x".into(),
+            command,
+            args: Vec::new(),
+            options,
+            variant: VariantKind::AjaxFalcon,
+            startup_timeout: Duration::from_secs(10),
+            move_timeout: Duration::from_secs(10),
+        };
+        match UciPlayer::start(config) {
+            Ok(_) => panic!("a chess-only engine cannot play ajax-falcon"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_fairy_stockfish_without_the_variant_is_told_the_variant_path() {
+        let fsf = chess_only_engine("Fairy-Stockfish 14 LB by Fabian Fichter");
+        let e = start_error(fsf.clone(), Vec::new());
+        assert!(e.contains(",VariantPath=tests/fsf/fsf-variants.ini"), "{e}");
+        let e = start_error(fsf, vec![("VariantPath".into(), "my.ini".into())]);
+        assert!(
+            e.contains("VariantPath=my.ini, which does not define it"),
+            "{e}"
+        );
+        let other = start_error(chess_only_engine("Stockfish 17"), Vec::new());
+        assert!(other.contains("does not support ajax-falcon"), "{other}");
+        assert!(!other.contains("VariantPath"), "{other}");
     }
 }
