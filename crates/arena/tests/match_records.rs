@@ -7,7 +7,7 @@
 )]
 
 use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, run_match};
-use ajaxlab_rules::{Game, Outcome, Position, VariantKind};
+use ajaxlab_rules::{Game, Position, VariantKind};
 use ajaxlab_store::{FileMetadata, GameRecord, Termination, read_games, write_games};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -88,13 +88,7 @@ fn every_record_replays_and_its_result_follows_from_the_moves() {
             game.play(m).unwrap();
         }
         assert_eq!(game.position().fen(), g.final_fen);
-        let expected = match game.outcome() {
-            Some(Outcome::Checkmate { .. }) => Some(Termination::Checkmate),
-            Some(Outcome::Stalemate) => Some(Termination::Stalemate),
-            Some(Outcome::FiftyMoveRule) => Some(Termination::FiftyMoveRule),
-            Some(Outcome::ThreefoldRepetition) => Some(Termination::ThreefoldRepetition),
-            None => None,
-        };
+        let expected = game.outcome().map(Termination::from);
         match expected {
             Some(t) => {
                 assert_eq!(g.termination, t);

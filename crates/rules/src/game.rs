@@ -25,6 +25,10 @@ pub enum Outcome {
     FiftyMoveRule,
     /// The same position for the third time: a draw.
     ThreefoldRepetition,
+    /// Chess and Chess960 only: neither side can ever mate (bare kings, or
+    /// a king and one minor piece against a bare king): a draw, as FIDE's
+    /// dead-position rule has it. The Ajax variants have no such rule.
+    InsufficientMaterial,
 }
 
 /// The score of a finished game.
@@ -66,13 +70,15 @@ impl Outcome {
         }
     }
 
-    /// A short stable name: `checkmate`, `stalemate`, `fifty-move-rule`, `threefold-repetition`.
+    /// A short stable name: `checkmate`, `stalemate`, `fifty-move-rule`,
+    /// `threefold-repetition`, `insufficient-material`.
     pub const fn reason(self) -> &'static str {
         match self {
             Outcome::Checkmate { .. } => "checkmate",
             Outcome::Stalemate => "stalemate",
             Outcome::FiftyMoveRule => "fifty-move-rule",
             Outcome::ThreefoldRepetition => "threefold-repetition",
+            Outcome::InsufficientMaterial => "insufficient-material",
         }
     }
 }
@@ -168,8 +174,28 @@ impl Game {
         if self.repetitions() >= 3 {
             return Some(Outcome::ThreefoldRepetition);
         }
+        if insufficient_material(pos) {
+            return Some(Outcome::InsufficientMaterial);
+        }
         None
     }
+}
+
+/// Whether neither side can mate in chess or Chess960: nothing but the
+/// kings and at most one knight or bishop on the board. Always false in the
+/// Ajax variants, where `RULES.md` decides that no such rule exists.
+fn insufficient_material(pos: &Position) -> bool {
+    use crate::{PieceKind, VariantKind};
+    if !matches!(
+        pos.variant().kind(),
+        VariantKind::Chess | VariantKind::Chess960
+    ) {
+        return false;
+    }
+    let kings = pos.pieces_of_kind(PieceKind::King);
+    let minors = pos.pieces_of_kind(PieceKind::Knight) | pos.pieces_of_kind(PieceKind::Bishop);
+    let others = pos.occupied() & !kings & !minors;
+    others.is_empty() && minors.count() <= 1
 }
 
 /// Equality for repetition: everything but the clocks.

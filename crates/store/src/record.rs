@@ -103,6 +103,7 @@ impl From<Outcome> for Termination {
             Outcome::Stalemate => Termination::Stalemate,
             Outcome::FiftyMoveRule => Termination::FiftyMoveRule,
             Outcome::ThreefoldRepetition => Termination::ThreefoldRepetition,
+            Outcome::InsufficientMaterial => Termination::InsufficientMaterial,
         }
     }
 }
