@@ -24,7 +24,7 @@ use std::num::NonZeroUsize;
 
 /// Positions evaluated by one unit of parallel work; fixed, so that sums
 /// (and so every result) do not depend on the number of threads.
-const CHUNK: usize = 2048;
+const CHUNK: usize = 512;
 
 /// The Adam moment decay rates and the guard against division by zero.
 const ADAM_BETA1: f64 = 0.9;
