@@ -331,13 +331,7 @@ impl DataSet {
         let mut kept: Vec<Candidate> = Vec::new();
         let mut seen = 0usize;
         for (index, game) in games.iter().enumerate() {
-            if !evaluators.iter().any(|(v, _)| *v == game.variant) {
-                evaluators.push((game.variant, Evaluator::new(game.variant, params)));
-            }
-            let eval = evaluators
-                .iter()
-                .find(|(v, _)| *v == game.variant)
-                .map(|(_, e)| e);
+            let eval = cached(&mut evaluators, game.variant, params);
             let mut pos = Position::from_fen(game.variant, &game.start_fen).map_err(|source| {
                 TuneError::Fen {
                     game: game.label.clone(),
@@ -345,7 +339,7 @@ impl DataSet {
                 }
             })?;
             for (ply, m) in game.moves.iter().enumerate() {
-                if ply >= options.skip_plies && eval.is_some_and(|e| e.is_quiet(&pos)) {
+                if ply >= options.skip_plies && eval.is_quiet(&pos) {
                     let white = pos.side_to_move() == Color::White;
                     let sample = Sample {
                         position: pos,
@@ -435,6 +429,22 @@ impl DataSet {
         }
         out
     }
+}
+
+/// The evaluator of `variant` from `cache`, made on first use.
+fn cached<'a>(
+    cache: &'a mut Vec<(VariantKind, Evaluator)>,
+    variant: VariantKind,
+    params: &Params,
+) -> &'a Evaluator {
+    let at = match cache.iter().position(|(v, _)| *v == variant) {
+        Some(at) => at,
+        None => {
+            cache.push((variant, Evaluator::new(variant, params)));
+            cache.len() - 1
+        }
+    };
+    &cache[at].1
 }
 
 fn push(groups: &mut Vec<Group>, variant: VariantKind, sample: Sample) {
