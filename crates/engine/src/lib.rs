@@ -12,6 +12,7 @@ pub mod params;
 mod search;
 mod see;
 mod tt;
+pub mod tune;
 pub mod uci;
 
 pub use engine::{DEFAULT_HASH_MB, Engine};

@@ -12,6 +12,7 @@ mod perft;
 mod position_args;
 mod report;
 mod stats;
+mod tune;
 mod uci;
 
 use clap::{Parser, Subcommand};
@@ -55,6 +56,8 @@ enum Command {
     Uci,
     /// Print the engine's tunable parameters.
     Params(params::ParamsArgs),
+    /// Fit the evaluation's parameters to the results of stored games (Texel).
+    Tune(tune::TuneArgs),
 }
 
 /// Runs the parsed command line.
@@ -74,5 +77,6 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => match_cmd::run(args),
         Command::Book(args) => book::run(&args),
         Command::Params(args) => params::run(&args),
+        Command::Tune(args) => tune::run(&args),
     }
 }

@@ -2,6 +2,7 @@
 //! JSON or Fishtest's SPSA input lines.
 
 use super::position_args::parse_variant;
+use ajaxlab_engine::tune::variant_prefix;
 use ajaxlab_engine::{ParamSpec, Params};
 use ajaxlab_rules::VariantKind;
 use anyhow::Context;
@@ -30,15 +31,6 @@ pub(crate) struct ParamsArgs {
     from: Option<PathBuf>,
 }
 
-/// The parameter-name prefix of a variant's piece values.
-pub(crate) fn prefix(variant: VariantKind) -> &'static str {
-    match variant {
-        VariantKind::AjaxFalcon => "afc.",
-        VariantKind::AjaxModernRandom => "amrc.",
-        VariantKind::Chess | VariantKind::Chess960 => "chess.",
-    }
-}
-
 pub(crate) fn run(args: &ParamsArgs) -> anyhow::Result<ExitCode> {
     let params = match &args.from {
         Some(path) => {
@@ -49,7 +41,7 @@ pub(crate) fn run(args: &ParamsArgs) -> anyhow::Result<ExitCode> {
         None => Params::default(),
     };
     let specs: Vec<&ParamSpec> = match args.variant {
-        Some(v) => Params::relevant_to(prefix(v)).collect(),
+        Some(v) => Params::relevant_to(variant_prefix(v)).collect(),
         None => ajaxlab_engine::params::SPECS.iter().collect(),
     };
     let text = match args.format {

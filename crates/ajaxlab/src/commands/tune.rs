@@ -1,0 +1,334 @@
+//! `ajaxlab tune`: fits the evaluation's parameters to the results of
+//! stored games (Texel's method, [`ajaxlab_engine::tune`]) and writes them
+//! as a parameter file that `builtin:FILE` players and `[[players]] params`
+//! load.
+
+use ajaxlab_engine::Params;
+use ajaxlab_engine::params::{ParamError, SPECS};
+use ajaxlab_engine::tune::{
+    DataSet, Progress, SampleOptions, Selection, TrainingGame, TrainingMove, TuneOptions,
+    TuneReport, tune, variant_prefix,
+};
+use ajaxlab_rules::Color;
+use ajaxlab_store::{GameRecord, StoreError};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `ajaxlab tune`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct TuneArgs {
+    /// Run directories (searched recursively for `games-*.parquet` and
+    /// `unit-*.parquet`), games files, or quoted globs such as
+    /// 'runs/*/unit-*.parquet'.
+    #[arg(required = true, value_name = "RUN_DIR_OR_FILE")]
+    inputs: Vec<String>,
+    /// Fit exactly these parameters (comma-separated names) [default: every
+    /// evaluation parameter of the data's variants].
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "NAME,NAME",
+        conflicts_with = "prefix"
+    )]
+    params: Vec<String>,
+    /// Fit the evaluation parameters whose names start with this (e.g. `afc.`).
+    #[arg(long)]
+    prefix: Option<String>,
+    /// Start from this parameter file (TOML or JSON) instead of the defaults.
+    #[arg(long, value_name = "PARAMS_FILE")]
+    from: Option<PathBuf>,
+    /// Where the fitted parameters go (TOML).
+    #[arg(long, value_name = "FILE.toml", default_value = "tuned.toml")]
+    out: PathBuf,
+    /// Adam steps.
+    #[arg(long, default_value_t = TuneOptions::default().iterations)]
+    iterations: usize,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, default_value_t = SampleOptions::default().holdout)]
+    holdout: f64,
+    /// Seed of the position sample and the held-out split.
+    #[arg(long, default_value_t = SampleOptions::default().seed)]
+    seed: u64,
+    /// Weight of the stored search score in the target (0: results only).
+    #[arg(long, default_value_t = TuneOptions::default().lambda)]
+    lambda: f64,
+    /// At most this many positions (a seeded sample beyond it).
+    #[arg(long, default_value_t = SampleOptions::default().max_positions)]
+    max_positions: usize,
+    /// Plies at the start of each game never sampled.
+    #[arg(long, default_value_t = SampleOptions::default().skip_plies)]
+    skip_plies: usize,
+    /// Adam's step as a share of each parameter's range.
+    #[arg(long, default_value_t = TuneOptions::default().learning_rate)]
+    learning_rate: f64,
+    /// Threads evaluating positions [default: all cores].
+    #[arg(long)]
+    threads: Option<NonZeroUsize>,
+}
+
+/// Input that cannot be tuned on.
+#[derive(Debug, thiserror::Error)]
+enum InputError {
+    /// A path that is neither a file, a directory nor a glob.
+    #[error("{0}: no such file or directory")]
+    Missing(String),
+    /// A directory or glob without games files.
+    #[error("{0}: no games files (games-*.parquet, unit-*.parquet)")]
+    NoGameFiles(String),
+    /// A glob that cannot be read.
+    #[error("glob '{pattern}': {message}")]
+    Glob {
+        /// The pattern.
+        pattern: String,
+        /// Why.
+        message: String,
+    },
+    /// A directory that cannot be listed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The directory or file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file that is not a games file.
+    #[error("not a games file: {0}")]
+    Store(#[from] StoreError),
+    /// A starting parameter file that does not load.
+    #[error("{path}: {source}")]
+    Params {
+        /// The file.
+        path: String,
+        /// Why.
+        source: ParamError,
+    },
+}
+
+/// Whether `path` names a games file the pipeline writes.
+fn is_games_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.ends_with(".parquet") && (name.starts_with("games-") || name.starts_with("unit-"))
+}
+
+/// Every games file below `dir`, in name order.
+fn games_files_below(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), InputError> {
+    let io = |source| InputError::Io {
+        path: dir.display().to_string(),
+        source,
+    };
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(io)?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            games_files_below(&path, out)?;
+        } else if is_games_file(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The files the inputs name: directories searched, files taken as given,
+/// anything else expanded as a glob.
+fn input_files(inputs: &[String]) -> Result<Vec<PathBuf>, InputError> {
+    let mut files = Vec::new();
+    for input in inputs {
+        let path = Path::new(input);
+        let before = files.len();
+        if path.is_dir() {
+            games_files_below(path, &mut files)?;
+        } else if path.is_file() {
+            files.push(path.to_owned());
+        } else if input.contains(['*', '?', '[']) {
+            let glob_error = |message: String| InputError::Glob {
+                pattern: input.clone(),
+                message,
+            };
+            for entry in glob::glob(input).map_err(|e| glob_error(e.to_string()))? {
+                let found = entry.map_err(|e| glob_error(e.to_string()))?;
+                if found.is_file() {
+                    files.push(found);
+                }
+            }
+        } else {
+            return Err(InputError::Missing(input.clone()));
+        }
+        if files.len() == before {
+            return Err(InputError::NoGameFiles(input.clone()));
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+/// A stored game as the tuner reads it: the opening plies (no scores),
+/// then the moves with the scores the engines gave.
+fn training_game(file: &Path, game: GameRecord) -> Result<TrainingGame, InputError> {
+    let variant = game.variant;
+    let white_score = game.score_of(Color::White).half_points() as f64 / 2.0;
+    let opening = game
+        .opening_moves
+        .into_iter()
+        .map(|uci| TrainingMove { uci, score: None });
+    let played = game.moves.into_iter().map(|m| TrainingMove {
+        uci: m.uci,
+        score: m.score,
+    });
+    Ok(TrainingGame {
+        label: format!("{} game {}", file.display(), game.game_id),
+        variant,
+        start_fen: game.start_fen,
+        moves: opening.chain(played).collect(),
+        white_score,
+    })
+}
+
+/// The games of one file. The one place this command reads Parquet.
+fn read_file(path: &Path) -> Result<Vec<TrainingGame>, InputError> {
+    ajaxlab_store::read_games(path)?
+        .games
+        .into_iter()
+        .map(|g| training_game(path, g))
+        .collect()
+}
+
+fn start_params(from: Option<&Path>) -> Result<Params, InputError> {
+    let Some(path) = from else {
+        return Ok(Params::default());
+    };
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| InputError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    Params::from_text(&text).map_err(|source| InputError::Params {
+        path: shown,
+        source,
+    })
+}
+
+fn progress_bar(iterations: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(
+        Some(u64::try_from(iterations).unwrap_or(u64::MAX)),
+        ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:40}] {pos}/{len} steps, {msg} (eta {eta})",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The report, as printed.
+fn summary(report: &TuneReport) -> String {
+    let mut out = format!(
+        "K = {:.4}\ntrain loss     {:.6} -> {:.6}\n",
+        report.k, report.train.before, report.train.after
+    );
+    if let Some(h) = report.holdout {
+        out += &format!("held-out loss  {:.6} -> {:.6}\n", h.before, h.after);
+    }
+    let changed: Vec<_> = report
+        .fitted
+        .iter()
+        .filter(|c| c.before != c.after)
+        .collect();
+    out += &format!(
+        "{} of {} parameters changed\n",
+        changed.len(),
+        report.fitted.len()
+    );
+    for c in changed {
+        out += &format!(
+            "  {:<28} {:>6} -> {:>6} ({:+})\n",
+            c.name,
+            c.before,
+            c.after,
+            c.after - c.before
+        );
+    }
+    out
+}
+
+pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
+    let start = start_params(args.from.as_deref())?;
+    let files = input_files(&args.inputs)?;
+    let mut games = Vec::new();
+    for file in &files {
+        games.extend(read_file(file)?);
+    }
+    let sample = SampleOptions {
+        skip_plies: args.skip_plies,
+        max_positions: args.max_positions,
+        holdout: args.holdout,
+        seed: args.seed,
+    };
+    let data = DataSet::from_games(&games, &start, &sample)?;
+    let variants = data.variants();
+    println!(
+        "{} games from {} files ({}): {} training and {} held-out quiet positions",
+        data.games(),
+        files.len(),
+        variants
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        data.train_len(),
+        data.holdout_len()
+    );
+    let selection = match (&args.prefix, args.params.is_empty()) {
+        (Some(prefix), _) => Selection::Prefix(prefix.clone()),
+        (None, false) => Selection::Names(args.params.clone()),
+        (None, true) => Selection::Evaluation,
+    };
+    let options = TuneOptions {
+        selection,
+        iterations: args.iterations,
+        lambda: args.lambda,
+        learning_rate: args.learning_rate,
+        threads: args.threads.unwrap_or(TuneOptions::default().threads),
+    };
+    let bar = progress_bar(args.iterations);
+    let report = tune(&data, &start, &options, &mut |p: Progress| {
+        bar.set_position(u64::try_from(p.iteration).unwrap_or(u64::MAX));
+        bar.set_message(format!("loss {:.6}", p.loss));
+    })?;
+    bar.finish_and_clear();
+    print!("{}", summary(&report));
+    // Everything a player of these variants reads, so the file stands alone.
+    let specs: Vec<_> = SPECS
+        .iter()
+        .filter(|s| {
+            variants
+                .iter()
+                .any(|&v| Params::relevant_to(variant_prefix(v)).any(|r| r.name == s.name))
+        })
+        .collect();
+    let text = format!(
+        "# ajaxlab tune {}: train loss {:.6} -> {:.6}, K {:.4}\n{}",
+        args.inputs.join(" "),
+        report.train.before,
+        report.train.after,
+        report.k,
+        report.params.to_toml(&specs)
+    );
+    std::fs::write(&args.out, text).map_err(|source| InputError::Io {
+        path: args.out.display().to_string(),
+        source,
+    })?;
+    println!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,846 @@
+//! Texel tuning: fitting the evaluation's parameters to the results of
+//! stored games.
+//!
+//! A [`DataSet`] replays games from their start positions and keeps quiet
+//! positions (not in check, no capture or promotion that wins material, so
+//! the static score is what quiescence would return), each with the game's
+//! result from White's view and the search score stored with the move
+//! played there. [`tune`] then minimises the mean squared error between
+//! `σ(K·e/400)` and the target, where `σ(x) = 1/(1 + 10^−x)`, `e` is the
+//! evaluation from White's view and the target is the result, optionally
+//! blended with the stored score: `(1 − λ)·result + λ·σ(K·score/400)`.
+//! `K` is fitted first, to the results alone, by a one-dimensional search
+//! at the starting values (with the score in the target, `K` would shrink
+//! until both sides of the difference were ½), then the chosen parameters follow Adam on central finite-difference
+//! gradients (every loss evaluated on all cores), each step clamped to the
+//! parameter's range and rounded to an integer where the evaluation reads
+//! it. Positions of games drawn into a held-out split (by a seed) are only
+//! measured, never fitted, so the report shows whether the fit generalises.
+
+use crate::eval::Evaluator;
+use crate::params::{ParamError, ParamSpec, Params, SPECS};
+use ajaxlab_rules::{Color, FenError, Position, VariantKind};
+use std::num::NonZeroUsize;
+
+/// Positions evaluated by one unit of parallel work; fixed, so that sums
+/// (and so every result) do not depend on the number of threads.
+const CHUNK: usize = 512;
+
+/// The Adam moment decay rates and the guard against division by zero.
+const ADAM_BETA1: f64 = 0.9;
+const ADAM_BETA2: f64 = 0.999;
+const ADAM_EPSILON: f64 = 1e-12;
+
+/// The range searched for `K`.
+const K_MIN: f64 = 0.02;
+const K_MAX: f64 = 20.0;
+
+/// The parameter-name prefix of a variant's own values (`afc.`, `amrc.`,
+/// `chess.`; chess and Chess960 share theirs).
+pub fn variant_prefix(variant: VariantKind) -> &'static str {
+    match variant {
+        VariantKind::AjaxFalcon => "afc.",
+        VariantKind::AjaxModernRandom => "amrc.",
+        VariantKind::Chess | VariantKind::Chess960 => "chess.",
+    }
+}
+
+/// Whether the parameter `name` changes the evaluation of `variant`.
+fn affects(name: &str, variant: VariantKind) -> bool {
+    name.starts_with("eval.") || name.starts_with(variant_prefix(variant))
+}
+
+/// One move of a stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrainingMove {
+    /// UCI text.
+    pub uci: String,
+    /// The mover's search score before the move, centipawns, mover's view.
+    pub score: Option<i32>,
+}
+
+/// A stored game, as the tuner needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingGame {
+    /// Where it came from, for errors (e.g. `runs/a/games-00000.parquet game 7`).
+    pub label: String,
+    /// The variant.
+    pub variant: VariantKind,
+    /// The FEN the moves start from.
+    pub start_fen: String,
+    /// Every move from `start_fen` on (opening plies included).
+    pub moves: Vec<TrainingMove>,
+    /// White's score: 1, 0.5 or 0 (any value in between is taken as given).
+    pub white_score: f64,
+}
+
+/// How positions are drawn from games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampleOptions {
+    /// Plies from the start of each game that are never sampled.
+    pub skip_plies: usize,
+    /// At most this many positions in all (a seeded uniform sample beyond it).
+    pub max_positions: usize,
+    /// The share of games held out, in `[0, 1)`.
+    pub holdout: f64,
+    /// The seed of the sample and of the split.
+    pub seed: u64,
+}
+
+impl Default for SampleOptions {
+    fn default() -> Self {
+        SampleOptions {
+            skip_plies: 8,
+            max_positions: 200_000,
+            holdout: 0.1,
+            seed: 1,
+        }
+    }
+}
+
+/// Which parameters to fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// Every parameter that changes the evaluation of a variant in the data.
+    Evaluation,
+    /// Those among them whose names start with this prefix (e.g. `afc.`).
+    Prefix(String),
+    /// Exactly these.
+    Names(Vec<String>),
+}
+
+/// How to fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneOptions {
+    /// The parameters to fit.
+    pub selection: Selection,
+    /// Adam steps.
+    pub iterations: usize,
+    /// Weight λ of the stored search score in the target, in `[0, 1]`.
+    pub lambda: f64,
+    /// Adam's step size as a share of each parameter's range (`max − min`).
+    pub learning_rate: f64,
+    /// Threads evaluating positions.
+    pub threads: NonZeroUsize,
+}
+
+impl Default for TuneOptions {
+    fn default() -> Self {
+        TuneOptions {
+            selection: Selection::Evaluation,
+            iterations: 200,
+            lambda: 0.0,
+            learning_rate: 0.01,
+            threads: std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
+        }
+    }
+}
+
+/// An option outside its domain.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OptionViolation {
+    /// λ outside `[0, 1]`.
+    #[error("lambda {0} is outside [0, 1]")]
+    Lambda(f64),
+    /// Held-out share outside `[0, 1)`.
+    #[error("holdout {0} is outside [0, 1)")]
+    Holdout(f64),
+    /// A step size that is not positive and finite.
+    #[error("learning rate {0} is not a positive number")]
+    LearningRate(f64),
+    /// No steps.
+    #[error("iterations must be at least 1")]
+    Iterations,
+    /// No positions allowed.
+    #[error("max positions must be at least 1")]
+    MaxPositions,
+}
+
+/// Why tuning cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// Options outside their domains, all of them.
+    #[error("tuning options: {}", list(.0))]
+    Options(Vec<OptionViolation>),
+    /// A parameter name not in the table.
+    #[error("unknown parameter '{0}'")]
+    UnknownParameter(String),
+    /// A parameter that changes no evaluation of the data's variants.
+    #[error("parameter '{name}' does not change the evaluation of {variants}")]
+    NotEvaluation {
+        /// The parameter.
+        name: String,
+        /// The variants in the data.
+        variants: String,
+    },
+    /// A prefix that selects no evaluation parameter.
+    #[error("no evaluation parameter of {variants} starts with '{prefix}'")]
+    NoParameters {
+        /// The prefix.
+        prefix: String,
+        /// The variants in the data.
+        variants: String,
+    },
+    /// No quiet position to fit.
+    #[error(
+        "empty data set: no quiet position in {games} games (after skipping {skip_plies} plies each)"
+    )]
+    EmptyDataSet {
+        /// Games read.
+        games: usize,
+        /// Plies skipped at the start of each.
+        skip_plies: usize,
+    },
+    /// A held-out share that held out nothing, or everything.
+    #[error(
+        "held-out split of {holdout} leaves {train} training and {held} held-out positions; both need some (or use holdout 0)"
+    )]
+    Split {
+        /// The share asked for.
+        holdout: f64,
+        /// Training positions.
+        train: usize,
+        /// Held-out positions.
+        held: usize,
+    },
+    /// A game whose start is not a position.
+    #[error("{game}: start position: {source}")]
+    Fen {
+        /// The game's label.
+        game: String,
+        /// Why.
+        source: FenError,
+    },
+    /// A move that cannot be read or played.
+    #[error("{game}: ply {ply}: move '{uci}': {message}")]
+    Move {
+        /// The game's label.
+        game: String,
+        /// Ply from the start (1-based).
+        ply: usize,
+        /// The move text.
+        uci: String,
+        /// Why.
+        message: String,
+    },
+    /// A parameter value the table refuses (an out-of-range start).
+    #[error(transparent)]
+    Param(#[from] ParamError),
+}
+
+fn list(violations: &[OptionViolation]) -> String {
+    violations
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn move_error(game: &str, ply: usize, uci: &str, message: String) -> TuneError {
+    TuneError::Move {
+        game: game.to_owned(),
+        ply,
+        uci: uci.to_owned(),
+        message,
+    }
+}
+
+/// One position to fit.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    position: Position,
+    /// White's score in the game.
+    result: f64,
+    /// The stored search score, White's view.
+    score: Option<i32>,
+}
+
+/// The positions of one variant.
+#[derive(Clone, Debug)]
+struct Group {
+    variant: VariantKind,
+    samples: Vec<Sample>,
+}
+
+/// A sample drawn before the split.
+struct Candidate {
+    game: usize,
+    variant: VariantKind,
+    sample: Sample,
+}
+
+/// SplitMix64: a seeded stream for the sample and the split.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`.
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    fn below(&mut self, n: usize) -> usize {
+        // The bias of a modulo is below 2^-40 for any data set that fits in memory.
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Training and held-out positions drawn from games.
+#[derive(Clone, Debug)]
+pub struct DataSet {
+    train: Vec<Group>,
+    holdout: Vec<Group>,
+    games: usize,
+}
+
+impl DataSet {
+    /// Replays `games` and samples their quiet positions (quiet as the
+    /// evaluation under `params` sees them), then splits them by game.
+    ///
+    /// # Errors
+    /// [`TuneError::Fen`] or [`TuneError::Move`] naming the game for a
+    /// start or a move that cannot be played; [`TuneError::Options`] for a
+    /// held-out share outside `[0, 1)` or a zero cap;
+    /// [`TuneError::EmptyDataSet`] when no position qualifies;
+    /// [`TuneError::Split`] when the split leaves either side empty.
+    pub fn from_games(
+        games: &[TrainingGame],
+        params: &Params,
+        options: &SampleOptions,
+    ) -> Result<DataSet, TuneError> {
+        let mut violations = Vec::new();
+        if !(0.0..1.0).contains(&options.holdout) {
+            violations.push(OptionViolation::Holdout(options.holdout));
+        }
+        if options.max_positions == 0 {
+            violations.push(OptionViolation::MaxPositions);
+        }
+        if !violations.is_empty() {
+            return Err(TuneError::Options(violations));
+        }
+        let mut evaluators: Vec<(VariantKind, Evaluator)> = Vec::new();
+        let mut rng = Rng(options.seed);
+        let mut kept: Vec<Candidate> = Vec::new();
+        let mut seen = 0usize;
+        for (index, game) in games.iter().enumerate() {
+            let eval = cached(&mut evaluators, game.variant, params);
+            let mut pos = Position::from_fen(game.variant, &game.start_fen).map_err(|source| {
+                TuneError::Fen {
+                    game: game.label.clone(),
+                    source,
+                }
+            })?;
+            for (ply, m) in game.moves.iter().enumerate() {
+                if ply >= options.skip_plies && eval.is_quiet(&pos) {
+                    let white = pos.side_to_move() == Color::White;
+                    let sample = Sample {
+                        position: pos,
+                        result: game.white_score,
+                        score: m.score.map(|s| if white { s } else { -s }),
+                    };
+                    let candidate = Candidate {
+                        game: index,
+                        variant: game.variant,
+                        sample,
+                    };
+                    // Reservoir sampling: every position seen so far is kept
+                    // with the same chance.
+                    if kept.len() < options.max_positions {
+                        kept.push(candidate);
+                    } else {
+                        let slot = rng.below(seen + 1);
+                        if let Some(place) = kept.get_mut(slot) {
+                            *place = candidate;
+                        }
+                    }
+                    seen += 1;
+                }
+                let bad = |message: String| move_error(&game.label, ply + 1, &m.uci, message);
+                let mv = pos.parse_uci(&m.uci).map_err(|e| bad(e.to_string()))?;
+                pos.play(mv).map_err(|e| bad(e.to_string()))?;
+            }
+        }
+        if kept.is_empty() {
+            return Err(TuneError::EmptyDataSet {
+                games: games.len(),
+                skip_plies: options.skip_plies,
+            });
+        }
+        let held: Vec<bool> = (0..games.len())
+            .map(|g| Rng(options.seed ^ (g as u64).wrapping_mul(0xA24B_AED4_963E_E407)).unit())
+            .map(|u| u < options.holdout)
+            .collect();
+        let mut train = Vec::new();
+        let mut holdout = Vec::new();
+        for c in kept {
+            let side = if held.get(c.game).copied().unwrap_or(false) {
+                &mut holdout
+            } else {
+                &mut train
+            };
+            push(side, c.variant, c.sample);
+        }
+        let data = DataSet {
+            train,
+            holdout,
+            games: games.len(),
+        };
+        let (n_train, n_held) = (data.train_len(), data.holdout_len());
+        if n_train == 0 || (options.holdout > 0.0 && n_held == 0) {
+            return Err(TuneError::Split {
+                holdout: options.holdout,
+                train: n_train,
+                held: n_held,
+            });
+        }
+        Ok(data)
+    }
+
+    /// Training positions.
+    pub fn train_len(&self) -> usize {
+        self.train.iter().map(|g| g.samples.len()).sum()
+    }
+
+    /// Held-out positions.
+    pub fn holdout_len(&self) -> usize {
+        self.holdout.iter().map(|g| g.samples.len()).sum()
+    }
+
+    /// Games the positions were drawn from.
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// The variants present, in first-seen order.
+    pub fn variants(&self) -> Vec<VariantKind> {
+        let mut out: Vec<VariantKind> = Vec::new();
+        for g in self.train.iter().chain(&self.holdout) {
+            if !out.contains(&g.variant) {
+                out.push(g.variant);
+            }
+        }
+        out
+    }
+}
+
+/// The evaluator of `variant` from `cache`, made on first use.
+fn cached<'a>(
+    cache: &'a mut Vec<(VariantKind, Evaluator)>,
+    variant: VariantKind,
+    params: &Params,
+) -> &'a Evaluator {
+    let at = match cache.iter().position(|(v, _)| *v == variant) {
+        Some(at) => at,
+        None => {
+            cache.push((variant, Evaluator::new(variant, params)));
+            cache.len() - 1
+        }
+    };
+    &cache[at].1
+}
+
+fn push(groups: &mut Vec<Group>, variant: VariantKind, sample: Sample) {
+    match groups.iter_mut().find(|g| g.variant == variant) {
+        Some(g) => g.samples.push(sample),
+        None => groups.push(Group {
+            variant,
+            samples: vec![sample],
+        }),
+    }
+}
+
+/// `σ(K·x/400)` with `σ(y) = 1/(1 + 10^−y)`: the expected score of a side
+/// `x` centipawns ahead.
+pub fn expected_score(k: f64, centipawns: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * centipawns / 400.0))
+}
+
+/// A loss before and after fitting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LossChange {
+    /// At the starting values.
+    pub before: f64,
+    /// At the fitted values.
+    pub after: f64,
+}
+
+/// One fitted parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamChange {
+    /// Its name.
+    pub name: &'static str,
+    /// The starting value.
+    pub before: i32,
+    /// The fitted value.
+    pub after: i32,
+}
+
+/// The outcome of [`tune`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneReport {
+    /// The fitted parameters (the starting values elsewhere): the values of
+    /// the step with the lowest training loss.
+    pub params: Params,
+    /// The fitted scale `K`.
+    pub k: f64,
+    /// Training loss.
+    pub train: LossChange,
+    /// Held-out loss, when positions were held out.
+    pub holdout: Option<LossChange>,
+    /// Every fitted parameter, changed or not, in table order.
+    pub fitted: Vec<ParamChange>,
+}
+
+/// What [`tune`] reports after each step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Steps done.
+    pub iteration: usize,
+    /// Steps in all.
+    pub iterations: usize,
+    /// Training loss at the values the step started from.
+    pub loss: f64,
+}
+
+/// The parameters `selection` names, checked against the variants present.
+///
+/// # Errors
+/// [`TuneError::UnknownParameter`], [`TuneError::NotEvaluation`] or
+/// [`TuneError::NoParameters`], naming the parameter or prefix.
+pub fn select(
+    selection: &Selection,
+    variants: &[VariantKind],
+) -> Result<Vec<&'static ParamSpec>, TuneError> {
+    let relevant = |name: &str| variants.iter().any(|&v| affects(name, v));
+    let shown = || {
+        variants
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match selection {
+        Selection::Names(names) => names
+            .iter()
+            .map(|name| {
+                let spec = crate::params::spec(name)
+                    .ok_or_else(|| TuneError::UnknownParameter(name.clone()))?;
+                if relevant(name) {
+                    Ok(spec)
+                } else {
+                    Err(TuneError::NotEvaluation {
+                        name: name.clone(),
+                        variants: shown(),
+                    })
+                }
+            })
+            .collect(),
+        Selection::Evaluation | Selection::Prefix(_) => {
+            let prefix = match selection {
+                Selection::Prefix(p) => p.as_str(),
+                _ => "",
+            };
+            let specs: Vec<&'static ParamSpec> = SPECS
+                .iter()
+                .filter(|s| s.name.starts_with(prefix) && relevant(s.name))
+                .collect();
+            if specs.is_empty() {
+                Err(TuneError::NoParameters {
+                    prefix: prefix.to_owned(),
+                    variants: shown(),
+                })
+            } else {
+                Ok(specs)
+            }
+        }
+    }
+}
+
+/// The loss terms of a set of groups under fixed `K` and λ.
+#[derive(Clone, Copy)]
+struct Objective {
+    k: f64,
+    lambda: f64,
+    threads: NonZeroUsize,
+}
+
+impl Objective {
+    fn target(&self, s: &Sample) -> f64 {
+        match s.score {
+            Some(score) if self.lambda > 0.0 => {
+                (1.0 - self.lambda) * s.result
+                    + self.lambda * expected_score(self.k, f64::from(score))
+            }
+            _ => s.result,
+        }
+    }
+
+    fn error(&self, s: &Sample, white_eval: i32) -> f64 {
+        let d = self.target(s) - expected_score(self.k, f64::from(white_eval));
+        d * d
+    }
+
+    /// Sum of squared errors over the groups `params` changes (all of them
+    /// for `None`), under `params`.
+    fn sum(&self, groups: &[Group], params: &Params, changed: Option<&ParamSpec>) -> f64 {
+        let evaluators: Vec<Option<Evaluator>> = groups
+            .iter()
+            .map(|g| {
+                changed
+                    .is_none_or(|s| affects(s.name, g.variant))
+                    .then(|| Evaluator::new(g.variant, params))
+            })
+            .collect();
+        let work: Vec<(&Evaluator, &[Sample])> = groups
+            .iter()
+            .zip(&evaluators)
+            .filter_map(|(g, e)| e.as_ref().map(|e| (e, g.samples.as_slice())))
+            .flat_map(|(e, samples)| samples.chunks(CHUNK).map(move |c| (e, c)))
+            .collect();
+        parallel_map(self.threads, &work, |(eval, samples)| {
+            samples
+                .iter()
+                .map(|s| self.error(s, white_eval(eval, &s.position)))
+                .sum::<f64>()
+        })
+        .iter()
+        .sum()
+    }
+
+    /// Mean squared error over all of `groups`.
+    fn mean(&self, groups: &[Group], params: &Params) -> f64 {
+        let n: usize = groups.iter().map(|g| g.samples.len()).sum();
+        self.sum(groups, params, None) / n.max(1) as f64
+    }
+}
+
+fn white_eval(eval: &Evaluator, pos: &Position) -> i32 {
+    let e = eval.evaluate(pos);
+    if pos.side_to_move() == Color::White {
+        e
+    } else {
+        -e
+    }
+}
+
+/// `f` over every item, on `threads` threads, in order.
+fn parallel_map<T: Sync, R: Send>(
+    threads: NonZeroUsize,
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let per_thread = items.len().div_ceil(threads.get()).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(per_thread)
+            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+/// The `K` that minimises the loss of `groups` against their results at
+/// `params`: a scan over a logarithmic grid, then a golden-section search
+/// around its best point.
+fn fit_k(groups: &[Group], params: &Params, threads: NonZeroUsize) -> f64 {
+    let work: Vec<(VariantKind, &[Sample])> = groups
+        .iter()
+        .flat_map(|g| g.samples.chunks(CHUNK).map(move |c| (g.variant, c)))
+        .collect();
+    let evals: Vec<Vec<i32>> = parallel_map(threads, &work, |(variant, samples)| {
+        let eval = Evaluator::new(*variant, params);
+        samples
+            .iter()
+            .map(|s| white_eval(&eval, &s.position))
+            .collect()
+    });
+    let loss = |k: f64| {
+        let objective = Objective {
+            k,
+            lambda: 0.0,
+            threads,
+        };
+        work.iter()
+            .zip(&evals)
+            .flat_map(|((_, samples), e)| samples.iter().zip(e))
+            .map(|(s, &e)| objective.error(s, e))
+            .sum::<f64>()
+    };
+    const GRID: i32 = 48;
+    let ratio = (K_MAX / K_MIN).powf(1.0 / f64::from(GRID));
+    let grid: Vec<f64> = (0..=GRID).map(|i| K_MIN * ratio.powi(i)).collect();
+    let best = grid
+        .iter()
+        .map(|&k| (k, loss(k)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(1.0, |(k, _)| k);
+    let (mut lo, mut hi) = (best / ratio, best * ratio);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if loss(a) < loss(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// One fitted parameter's Adam state.
+struct Coordinate {
+    spec: &'static ParamSpec,
+    value: f64,
+    m: f64,
+    v: f64,
+}
+
+impl Coordinate {
+    /// The finite-difference step: half the SPSA step, at least 1.
+    fn step(&self) -> i32 {
+        ((self.spec.c_end / 2.0).round() as i32).max(1)
+    }
+
+    fn rounded(&self) -> i32 {
+        (self.value.round() as i32).clamp(self.spec.min, self.spec.max)
+    }
+}
+
+/// Fits the parameters `options.selection` names to `data`, starting from
+/// `start`, and reports the losses before and after; `progress` hears
+/// after every step.
+///
+/// # Errors
+/// [`TuneError::Options`] for options outside their domains (all of them),
+/// and the errors of [`select`].
+pub fn tune(
+    data: &DataSet,
+    start: &Params,
+    options: &TuneOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<TuneReport, TuneError> {
+    let mut violations = Vec::new();
+    if !(0.0..=1.0).contains(&options.lambda) {
+        violations.push(OptionViolation::Lambda(options.lambda));
+    }
+    if !(options.learning_rate.is_finite() && options.learning_rate > 0.0) {
+        violations.push(OptionViolation::LearningRate(options.learning_rate));
+    }
+    if options.iterations == 0 {
+        violations.push(OptionViolation::Iterations);
+    }
+    if !violations.is_empty() {
+        return Err(TuneError::Options(violations));
+    }
+    let specs = select(&options.selection, &data.variants())?;
+    let k = fit_k(&data.train, start, options.threads);
+    let objective = Objective {
+        k,
+        lambda: options.lambda,
+        threads: options.threads,
+    };
+    let n = data.train_len() as f64;
+    let mut coords: Vec<Coordinate> = specs
+        .iter()
+        .map(|&spec| Coordinate {
+            spec,
+            value: f64::from(start.get(spec.name).unwrap_or(spec.default)),
+            m: 0.0,
+            v: 0.0,
+        })
+        .collect();
+    let mut current = start.clone();
+    let train_before = objective.mean(&data.train, start);
+    let mut best = (train_before, start.clone());
+    for t in 1..=options.iterations {
+        for c in &coords {
+            current.set(c.spec.name, i64::from(c.rounded()))?;
+        }
+        let loss = if t == 1 {
+            train_before
+        } else {
+            objective.mean(&data.train, &current)
+        };
+        if loss < best.0 {
+            best = (loss, current.clone());
+        }
+        let mut gradients = Vec::with_capacity(coords.len());
+        for c in &coords {
+            let here = c.rounded();
+            let (lo, hi) = (
+                (here - c.step()).max(c.spec.min),
+                (here + c.step()).min(c.spec.max),
+            );
+            if lo == hi {
+                gradients.push(0.0);
+                continue;
+            }
+            let mut probe = current.clone();
+            probe.set(c.spec.name, i64::from(hi))?;
+            let up = objective.sum(&data.train, &probe, Some(c.spec));
+            probe.set(c.spec.name, i64::from(lo))?;
+            let down = objective.sum(&data.train, &probe, Some(c.spec));
+            gradients.push((up - down) / (f64::from(hi - lo) * n));
+        }
+        let t_i = i32::try_from(t).unwrap_or(i32::MAX);
+        for (c, g) in coords.iter_mut().zip(gradients) {
+            c.m = ADAM_BETA1 * c.m + (1.0 - ADAM_BETA1) * g;
+            c.v = ADAM_BETA2 * c.v + (1.0 - ADAM_BETA2) * g * g;
+            let m_hat = c.m / (1.0 - ADAM_BETA1.powi(t_i));
+            let v_hat = c.v / (1.0 - ADAM_BETA2.powi(t_i));
+            let rate = options.learning_rate * f64::from(c.spec.max - c.spec.min);
+            c.value = (c.value - rate * m_hat / (v_hat.sqrt() + ADAM_EPSILON))
+                .clamp(f64::from(c.spec.min), f64::from(c.spec.max));
+        }
+        progress(Progress {
+            iteration: t,
+            iterations: options.iterations,
+            loss,
+        });
+    }
+    for c in &coords {
+        current.set(c.spec.name, i64::from(c.rounded()))?;
+    }
+    let last = objective.mean(&data.train, &current);
+    if last < best.0 {
+        best = (last, current);
+    }
+    let (train_after, params) = best;
+    let holdout = (!data.holdout.is_empty()).then(|| LossChange {
+        before: objective.mean(&data.holdout, start),
+        after: objective.mean(&data.holdout, &params),
+    });
+    let fitted = specs
+        .iter()
+        .map(|s| ParamChange {
+            name: s.name,
+            before: start.get(s.name).unwrap_or(s.default),
+            after: params.get(s.name).unwrap_or(s.default),
+        })
+        .collect();
+    Ok(TuneReport {
+        params,
+        k,
+        train: LossChange {
+            before: train_before,
+            after: train_after,
+        },
+        holdout,
+        fitted,
+    })
+}
