@@ -214,12 +214,8 @@ pub fn read_match_file(path: &Path) -> Result<MatchFile, ConfigError> {
 }
 
 fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
-    text.parse().map_err(|_| {
-        err(
-            key,
-            format!("'{text}': expected nodes=N, depth=N, movetime=MS or BASE+INC (e.g. 10+0.1)"),
-        )
-    })
+    text.parse()
+        .map_err(|e: crate::tc::TimeControlError| err(key, e.to_string()))
 }
 
 /// Parses a `--player` spec: `builtin[:PARAMS]` or `uci:PATH[,option=value…]`
@@ -609,6 +605,20 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.key, "openings");
+    }
+
+    #[test]
+    fn a_clock_too_long_for_a_duration_is_refused_naming_the_flag() {
+        let o = Overrides {
+            tc: Some("1e20+0".into()),
+            ..Overrides::default()
+        };
+        let e = build("variant = \"chess\"", o).unwrap_err();
+        assert_eq!(e.key, "--tc");
+        assert!(
+            e.message.contains("base (s) must be from 0.001 to 86400"),
+            "{e}"
+        );
     }
 
     #[test]
