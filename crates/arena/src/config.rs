@@ -3,6 +3,7 @@
 //! with errors that name the key.
 
 use crate::imbalance::Imbalance;
+use crate::limits;
 use crate::opening::{OpeningError, Openings};
 use crate::player::UciPlayerConfig;
 use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
@@ -532,6 +533,8 @@ impl MatchConfig {
         if hash_mb == 0 {
             return Err(err("hash_mb", "must be at least 1"));
         }
+        let adjudication = file.adjudication.unwrap_or_default();
+        limits::check_adjudication(&adjudication)?;
         let run_id = file
             .run_id
             .unwrap_or_else(|| format!("match-{}-{seed}", variant.name()));
@@ -547,7 +550,7 @@ impl MatchConfig {
             run_id,
             openings,
             players,
-            adjudication: file.adjudication.unwrap_or_default(),
+            adjudication,
             hash_mb,
             pgn: file.pgn.unwrap_or(false),
             time_margin: file
@@ -619,6 +622,36 @@ mod tests {
             e.message.contains("base (s) must be from 0.001 to 86400"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn adjudication_keys_out_of_range_are_refused_naming_the_key() {
+        for (table, key) in [
+            (
+                "resign_score = 100000\nresign_moves = 0",
+                "adjudication.resign_moves",
+            ),
+            (
+                "resign_score = 300\nresign_moves = 2147483648",
+                "adjudication.resign_moves",
+            ),
+            ("draw_score = 10\ndraw_moves = 0", "adjudication.draw_moves"),
+            ("draw_score = -1", "adjudication.draw_score"),
+            ("resign_score = -2147483648", "adjudication.resign_score"),
+            ("max_plies = 0", "adjudication.max_plies"),
+        ] {
+            let e = build(&format!("[adjudication]\n{table}\n"), Overrides::default());
+            assert_eq!(
+                e.map(|_| ()).map_err(|e| e.key),
+                Err(key.to_owned()),
+                "{table}"
+            );
+        }
+        let ok = build(
+            "[adjudication]\nresign_score = 600\nresign_moves = 3\nmax_plies = 400\n",
+            Overrides::default(),
+        );
+        assert!(ok.is_ok(), "{:?}", ok.err());
     }
 
     #[test]
