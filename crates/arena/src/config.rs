@@ -373,8 +373,16 @@ fn player(
                     .map(|(k, v)| (k.clone(), option_text(v)))
                     .collect(),
                 variant,
-                startup_timeout: Duration::from_secs(file.startup_timeout_s.unwrap_or(10)),
-                move_timeout: Duration::from_secs(file.move_timeout_s.unwrap_or(60)),
+                startup_timeout: Duration::from_secs(limits::check(
+                    key("startup_timeout_s"),
+                    file.startup_timeout_s.unwrap_or(10),
+                    &limits::STARTUP_TIMEOUT_S,
+                )?),
+                move_timeout: Duration::from_secs(limits::check(
+                    key("move_timeout_s"),
+                    file.move_timeout_s.unwrap_or(60),
+                    &limits::MOVE_TIMEOUT_S,
+                )?),
             })
         }
         other => {
@@ -452,6 +460,11 @@ impl MatchConfig {
         let variant =
             VariantKind::from_name(&variant_text).map_err(|e| err("variant", e.to_string()))?;
         let games = o.games.or(file.games).unwrap_or(100);
+        // The top of the range first: the even-number hint below is for
+        // small and odd counts, and must never suggest one out of range.
+        if games > *limits::GAMES.end() {
+            limits::check("games", games, &limits::GAMES)?;
+        }
         if games < 2 || !games.is_multiple_of(2) {
             let nearest = (games + 1).max(2) / 2 * 2;
             return Err(err(
@@ -465,12 +478,7 @@ impl MatchConfig {
             .concurrency
             .or(file.concurrency)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        if concurrency == 0 || concurrency > 1024 {
-            return Err(err(
-                "concurrency",
-                format!("{concurrency}: must be 1..1024"),
-            ));
-        }
+        limits::check("concurrency", concurrency, &limits::CONCURRENCY)?;
         let files: Vec<PlayerFile> = if o.players.is_empty() {
             file.players.unwrap_or_else(|| {
                 vec![
@@ -519,7 +527,11 @@ impl MatchConfig {
                 "start".into()
             }
         });
-        let random_plies = o.random_plies.or(file.random_plies);
+        let random_plies = o
+            .random_plies
+            .or(file.random_plies)
+            .map(|n| limits::check("random_plies", n, &limits::RANDOM_PLIES))
+            .transpose()?;
         let mut openings = Openings::parse(variant, &spec, random_plies)
             .map_err(|e: OpeningError| err("openings", e.to_string()))?;
         if let Some(i) = &file.imbalance {
@@ -529,10 +541,19 @@ impl MatchConfig {
                 .check_imbalance()
                 .map_err(|e| err("imbalance", e.to_string()))?;
         }
-        let hash_mb = file.hash_mb.unwrap_or(DEFAULT_HASH_MB);
-        if hash_mb == 0 {
-            return Err(err("hash_mb", "must be at least 1"));
-        }
+        let hash_mb = limits::check(
+            "hash_mb",
+            file.hash_mb.unwrap_or(DEFAULT_HASH_MB),
+            &limits::HASH_MB,
+        )?;
+        let time_margin = match file.time_margin_ms {
+            Some(ms) => Duration::from_millis(limits::check(
+                "time_margin_ms",
+                ms,
+                &limits::TIME_MARGIN_MS,
+            )?),
+            None => DEFAULT_TIME_MARGIN,
+        };
         let adjudication = file.adjudication.unwrap_or_default();
         limits::check_adjudication(&adjudication)?;
         let run_id = file
@@ -553,9 +574,7 @@ impl MatchConfig {
             adjudication,
             hash_mb,
             pgn: file.pgn.unwrap_or(false),
-            time_margin: file
-                .time_margin_ms
-                .map_or(DEFAULT_TIME_MARGIN, Duration::from_millis),
+            time_margin,
         })
     }
 }
@@ -652,6 +671,43 @@ mod tests {
             Overrides::default(),
         );
         assert!(ok.is_ok(), "{:?}", ok.err());
+    }
+
+    #[test]
+    fn numeric_keys_out_of_range_are_refused_naming_the_key() {
+        for (text, key) in [
+            ("hash_mb = 100000000", "hash_mb"),
+            ("hash_mb = 0", "hash_mb"),
+            ("games = 1000000000000000000", "games"),
+            ("games = 18446744073709551615", "games"),
+            ("random_plies = 100000", "random_plies"),
+            ("concurrency = 0", "concurrency"),
+            ("time_margin_ms = 18446744073709551615", "time_margin_ms"),
+            (
+                "[[players]]\nengine = \"uci\"\npath = \"/bin/x\"\nmove_timeout_s = 18446744073709551615\n[[players]]\nengine = \"builtin\"",
+                "players[0].move_timeout_s",
+            ),
+            (
+                "[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"uci\"\npath = \"/bin/x\"\nstartup_timeout_s = 0",
+                "players[1].startup_timeout_s",
+            ),
+            ("tc = \"nodes=100000000000000\"", "tc"),
+        ] {
+            let e = build(text, Overrides::default());
+            assert_eq!(
+                e.map(|_| ()).map_err(|e| e.key),
+                Err(key.to_owned()),
+                "{text}"
+            );
+        }
+        let flag = Overrides {
+            random_plies: Some(100_000),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            build("", flag).map(|_| ()).map_err(|e| e.key),
+            Err("random_plies".to_owned())
+        );
     }
 
     #[test]

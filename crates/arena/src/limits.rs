@@ -8,6 +8,22 @@ use crate::referee::Adjudication;
 use std::fmt::Display;
 use std::ops::RangeInclusive;
 
+/// `games`: games of a match (an even number).
+pub const GAMES: RangeInclusive<u64> = 2..=1_000_000_000;
+/// `concurrency`: games played at once.
+pub const CONCURRENCY: RangeInclusive<usize> = 1..=1024;
+/// `hash_mb`: transposition table of each builtin player, MB (the range of
+/// the engine's UCI `Hash` option).
+pub const HASH_MB: RangeInclusive<usize> = 1..=65_536;
+/// `random_plies`: random plies after each start.
+pub const RANDOM_PLIES: RangeInclusive<u32> = 0..=100;
+/// `time_margin_ms`: clock overrun allowed before a loss on time.
+pub const TIME_MARGIN_MS: RangeInclusive<u64> = 0..=60_000;
+/// `players[i].startup_timeout_s`: seconds a UCI engine has to start.
+pub const STARTUP_TIMEOUT_S: RangeInclusive<u64> = 1..=600;
+/// `players[i].move_timeout_s`: seconds a UCI engine has per move under
+/// node or depth limits.
+pub const MOVE_TIMEOUT_S: RangeInclusive<u64> = 1..=86_400;
 /// `adjudication.resign_score`: centipawns.
 pub const RESIGN_SCORE: RangeInclusive<i32> = 1..=100_000;
 /// `adjudication.draw_score`: centipawns.

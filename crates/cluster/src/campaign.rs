@@ -12,6 +12,7 @@
 //! | `first-move` | one | — | self-play: White's score per start |
 
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile, PlayerKind};
+use ajaxlab_arena::limits::check;
 use ajaxlab_arena::opening::Order;
 use ajaxlab_arena::parquet_io::{
     CALIBRATION_KEY, CAMPAIGN_KEY, CAMPAIGN_TOML_KEY, FileMetadata, KIND_KEY, PART_KEY, SPRT_KEY,
@@ -22,6 +23,7 @@ use ajaxlab_stats::{
 };
 use serde::Deserialize;
 use std::num::NonZeroU64;
+use std::ops::RangeInclusive;
 
 /// The `[campaign]` table.
 #[derive(Clone, Debug, Deserialize)]
@@ -124,6 +126,10 @@ struct ImbalanceTable {
     #[serde(default)]
     second: Vec<String>,
 }
+
+/// `campaign.priority`: a campaign's share of the workers, relative to the
+/// others'.
+pub const PRIORITY: RangeInclusive<u32> = 1..=1_000;
 
 /// The name of a piece-value campaign's pawn-odds part.
 pub const CALIBRATION_PART: &str = "pawn-odds";
@@ -257,9 +263,7 @@ pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
             format!("'{}': use letters, digits, - and _", campaign.name),
         ));
     }
-    if campaign.priority == 0 {
-        return Err(err("campaign.priority", "must be at least 1"));
-    }
+    check("campaign.priority", campaign.priority, &PRIORITY)?;
     let kind = campaign.kind.as_str();
     for (present, key, wanted) in [
         (sprt.is_some(), "sprt", "sprt"),
@@ -579,6 +583,24 @@ mod tests {
         for (text, key) in [
             ("[campaign]\nname = \"a b\"\n".to_owned(), "campaign.name"),
             (format!("{base}kind = \"tune\"\n"), "campaign.kind"),
+            (format!("{base}priority = 0\n"), "campaign.priority"),
+            (
+                format!("{base}priority = 4294967295\n"),
+                "campaign.priority",
+            ),
+            (format!("hash_mb = 100000000\n{base}"), "hash_mb"),
+            (format!("games = 1000000000000000000\n{base}"), "games"),
+            (format!("random_plies = 100000\n{base}"), "random_plies"),
+            (format!("tc = \"nodes=100000000000000\"\n{base}"), "tc"),
+            (format!("tc = \"1e20+0\"\n{base}"), "tc"),
+            (
+                format!("{base}[adjudication]\nresign_score = 100000\nresign_moves = 0\n"),
+                "adjudication.resign_moves",
+            ),
+            (
+                format!("{base}[adjudication]\nmax_plies = 0\n"),
+                "adjudication.max_plies",
+            ),
             (format!("{base}kind = \"sprt\"\n"), "sprt"),
             (
                 format!("{base}kind = \"sprt\"\n[sprt]\nelo0 = 5\nelo1 = 0\n"),
