@@ -306,7 +306,20 @@ impl Coordinator {
     ) -> Result<Coordinator, CoordinatorError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", dir.display())))?;
-        let db = Connection::open(dir.join("coordinator.sqlite3"))?;
+        // SQLite says only "unable to open database file" of a directory it
+        // cannot write to: try writing first, for an error with the reason.
+        let probe = dir.join(".write-probe");
+        std::fs::write(&probe, b"")
+            .and_then(|()| std::fs::remove_file(&probe))
+            .map_err(|e| {
+                CoordinatorError::Internal(format!(
+                    "state directory {} cannot be written to: {e}",
+                    dir.display()
+                ))
+            })?;
+        let db_path = dir.join("coordinator.sqlite3");
+        let db = Connection::open(&db_path)
+            .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", db_path.display())))?;
         // WAL with synchronous = normal: a commit survives the coordinator's
         // crash (not the machine's). What must survive the machine is the
         // games, and their files are synced before the unit is counted; a
