@@ -43,7 +43,10 @@ pub struct MatchFile {
     pub pgn: Option<bool>,
     /// Clock overrun allowed before a loss on time, milliseconds.
     pub time_margin_ms: Option<u64>,
-    /// The two players.
+    /// The two players. Without them (and without `--player`) both are the
+    /// builtin engine with default parameters, `ajaxlab-a` and `ajaxlab-b`,
+    /// at the file's `tc` (by default `nodes=5000`): self-play, as README
+    /// "Matches" says.
     pub players: Option<Vec<PlayerFile>>,
     /// Adjudication rules.
     pub adjudication: Option<Adjudication>,
@@ -707,6 +710,19 @@ mod tests {
         assert_eq!(
             build("", flag).map(|_| ()).map_err(|e| e.key),
             Err("random_plies".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_file_without_players_plays_the_documented_builtin_self_play() {
+        let c = build("variant = \"chess\"", Overrides::default()).unwrap();
+        let names: Vec<&str> = c.players.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ajaxlab-a", "ajaxlab-b"]);
+        assert!(
+            c.players
+                .iter()
+                .all(|p| matches!(p.kind, PlayerKind::Builtin(..))
+                    && p.tc == TimeControl::Nodes(5000))
         );
     }
 
