@@ -3,6 +3,7 @@
 //! with errors that name the key.
 
 use crate::imbalance::Imbalance;
+use crate::limits;
 use crate::opening::{OpeningError, Openings};
 use crate::player::UciPlayerConfig;
 use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
@@ -42,7 +43,10 @@ pub struct MatchFile {
     pub pgn: Option<bool>,
     /// Clock overrun allowed before a loss on time, milliseconds.
     pub time_margin_ms: Option<u64>,
-    /// The two players.
+    /// The two players. Without them (and without `--player`) both are the
+    /// builtin engine with default parameters, `ajaxlab-a` and `ajaxlab-b`,
+    /// at the file's `tc` (by default `nodes=5000`): self-play, as README
+    /// "Matches" says.
     pub players: Option<Vec<PlayerFile>>,
     /// Adjudication rules.
     pub adjudication: Option<Adjudication>,
@@ -214,12 +218,8 @@ pub fn read_match_file(path: &Path) -> Result<MatchFile, ConfigError> {
 }
 
 fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
-    text.parse().map_err(|_| {
-        err(
-            key,
-            format!("'{text}': expected nodes=N, depth=N, movetime=MS or BASE+INC (e.g. 10+0.1)"),
-        )
-    })
+    text.parse()
+        .map_err(|e: crate::tc::TimeControlError| err(key, e.to_string()))
 }
 
 /// Parses a `--player` spec: `builtin[:PARAMS]` or `uci:PATH[,option=value…]`
@@ -376,8 +376,16 @@ fn player(
                     .map(|(k, v)| (k.clone(), option_text(v)))
                     .collect(),
                 variant,
-                startup_timeout: Duration::from_secs(file.startup_timeout_s.unwrap_or(10)),
-                move_timeout: Duration::from_secs(file.move_timeout_s.unwrap_or(60)),
+                startup_timeout: Duration::from_secs(limits::check(
+                    key("startup_timeout_s"),
+                    file.startup_timeout_s.unwrap_or(10),
+                    &limits::STARTUP_TIMEOUT_S,
+                )?),
+                move_timeout: Duration::from_secs(limits::check(
+                    key("move_timeout_s"),
+                    file.move_timeout_s.unwrap_or(60),
+                    &limits::MOVE_TIMEOUT_S,
+                )?),
             })
         }
         other => {
@@ -455,6 +463,11 @@ impl MatchConfig {
         let variant =
             VariantKind::from_name(&variant_text).map_err(|e| err("variant", e.to_string()))?;
         let games = o.games.or(file.games).unwrap_or(100);
+        // The top of the range first: the even-number hint below is for
+        // small and odd counts, and must never suggest one out of range.
+        if games > *limits::GAMES.end() {
+            limits::check("games", games, &limits::GAMES)?;
+        }
         if games < 2 || !games.is_multiple_of(2) {
             let nearest = (games + 1).max(2) / 2 * 2;
             return Err(err(
@@ -468,12 +481,7 @@ impl MatchConfig {
             .concurrency
             .or(file.concurrency)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        if concurrency == 0 || concurrency > 1024 {
-            return Err(err(
-                "concurrency",
-                format!("{concurrency}: must be 1..1024"),
-            ));
-        }
+        limits::check("concurrency", concurrency, &limits::CONCURRENCY)?;
         let files: Vec<PlayerFile> = if o.players.is_empty() {
             file.players.unwrap_or_else(|| {
                 vec![
@@ -522,7 +530,11 @@ impl MatchConfig {
                 "start".into()
             }
         });
-        let random_plies = o.random_plies.or(file.random_plies);
+        let random_plies = o
+            .random_plies
+            .or(file.random_plies)
+            .map(|n| limits::check("random_plies", n, &limits::RANDOM_PLIES))
+            .transpose()?;
         let mut openings = Openings::parse(variant, &spec, random_plies)
             .map_err(|e: OpeningError| err("openings", e.to_string()))?;
         if let Some(i) = &file.imbalance {
@@ -532,10 +544,21 @@ impl MatchConfig {
                 .check_imbalance()
                 .map_err(|e| err("imbalance", e.to_string()))?;
         }
-        let hash_mb = file.hash_mb.unwrap_or(DEFAULT_HASH_MB);
-        if hash_mb == 0 {
-            return Err(err("hash_mb", "must be at least 1"));
-        }
+        let hash_mb = limits::check(
+            "hash_mb",
+            file.hash_mb.unwrap_or(DEFAULT_HASH_MB),
+            &limits::HASH_MB,
+        )?;
+        let time_margin = match file.time_margin_ms {
+            Some(ms) => Duration::from_millis(limits::check(
+                "time_margin_ms",
+                ms,
+                &limits::TIME_MARGIN_MS,
+            )?),
+            None => DEFAULT_TIME_MARGIN,
+        };
+        let adjudication = file.adjudication.unwrap_or_default();
+        limits::check_adjudication(&adjudication)?;
         let run_id = file
             .run_id
             .unwrap_or_else(|| format!("match-{}-{seed}", variant.name()));
@@ -551,12 +574,10 @@ impl MatchConfig {
             run_id,
             openings,
             players,
-            adjudication: file.adjudication.unwrap_or_default(),
+            adjudication,
             hash_mb,
             pgn: file.pgn.unwrap_or(false),
-            time_margin: file
-                .time_margin_ms
-                .map_or(DEFAULT_TIME_MARGIN, Duration::from_millis),
+            time_margin,
         })
     }
 }
@@ -609,6 +630,100 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.key, "openings");
+    }
+
+    #[test]
+    fn a_clock_too_long_for_a_duration_is_refused_naming_the_flag() {
+        let o = Overrides {
+            tc: Some("1e20+0".into()),
+            ..Overrides::default()
+        };
+        let e = build("variant = \"chess\"", o).unwrap_err();
+        assert_eq!(e.key, "--tc");
+        assert!(
+            e.message.contains("base (s) must be from 0.001 to 86400"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn adjudication_keys_out_of_range_are_refused_naming_the_key() {
+        for (table, key) in [
+            (
+                "resign_score = 100000\nresign_moves = 0",
+                "adjudication.resign_moves",
+            ),
+            (
+                "resign_score = 300\nresign_moves = 2147483648",
+                "adjudication.resign_moves",
+            ),
+            ("draw_score = 10\ndraw_moves = 0", "adjudication.draw_moves"),
+            ("draw_score = -1", "adjudication.draw_score"),
+            ("resign_score = -2147483648", "adjudication.resign_score"),
+            ("max_plies = 0", "adjudication.max_plies"),
+        ] {
+            let e = build(&format!("[adjudication]\n{table}\n"), Overrides::default());
+            assert_eq!(
+                e.map(|_| ()).map_err(|e| e.key),
+                Err(key.to_owned()),
+                "{table}"
+            );
+        }
+        let ok = build(
+            "[adjudication]\nresign_score = 600\nresign_moves = 3\nmax_plies = 400\n",
+            Overrides::default(),
+        );
+        assert!(ok.is_ok(), "{:?}", ok.err());
+    }
+
+    #[test]
+    fn numeric_keys_out_of_range_are_refused_naming_the_key() {
+        for (text, key) in [
+            ("hash_mb = 100000000", "hash_mb"),
+            ("hash_mb = 0", "hash_mb"),
+            ("games = 1000000000000000000", "games"),
+            ("games = 18446744073709551615", "games"),
+            ("random_plies = 100000", "random_plies"),
+            ("concurrency = 0", "concurrency"),
+            ("time_margin_ms = 18446744073709551615", "time_margin_ms"),
+            (
+                "[[players]]\nengine = \"uci\"\npath = \"/bin/x\"\nmove_timeout_s = 18446744073709551615\n[[players]]\nengine = \"builtin\"",
+                "players[0].move_timeout_s",
+            ),
+            (
+                "[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"uci\"\npath = \"/bin/x\"\nstartup_timeout_s = 0",
+                "players[1].startup_timeout_s",
+            ),
+            ("tc = \"nodes=100000000000000\"", "tc"),
+        ] {
+            let e = build(text, Overrides::default());
+            assert_eq!(
+                e.map(|_| ()).map_err(|e| e.key),
+                Err(key.to_owned()),
+                "{text}"
+            );
+        }
+        let flag = Overrides {
+            random_plies: Some(100_000),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            build("", flag).map(|_| ()).map_err(|e| e.key),
+            Err("random_plies".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_file_without_players_plays_the_documented_builtin_self_play() {
+        let c = build("variant = \"chess\"", Overrides::default()).unwrap();
+        let names: Vec<&str> = c.players.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ajaxlab-a", "ajaxlab-b"]);
+        assert!(
+            c.players
+                .iter()
+                .all(|p| matches!(p.kind, PlayerKind::Builtin(..))
+                    && p.tc == TimeControl::Nodes(5000))
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod book;
 pub mod config;
 pub mod imbalance;
+pub mod limits;
 pub mod live;
 pub mod opening;
 pub mod pgn;

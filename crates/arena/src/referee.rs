@@ -10,8 +10,9 @@ use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// Optional adjudication rules. Each is off when its field is `None`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Optional adjudication rules. Each is off when its field is `None`; the
+/// default is all off, with the counts a file that omits them gets.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Adjudication {
     /// Resign when both engines' scores agree on at least this (centipawns) …
@@ -31,6 +32,19 @@ pub struct Adjudication {
     pub max_plies: Option<u32>,
 }
 
+impl Default for Adjudication {
+    fn default() -> Adjudication {
+        Adjudication {
+            resign_score: None,
+            resign_moves: default_moves(),
+            draw_score: None,
+            draw_moves: default_moves(),
+            draw_after_move: default_draw_after(),
+            max_plies: None,
+        }
+    }
+}
+
 fn default_moves() -> u32 {
     4
 }
@@ -46,8 +60,16 @@ fn default_draw_after() -> u32 {
 pub struct Adjudicator<'a> {
     rules: &'a Adjudication,
     last: [Option<i32>; 2],
-    resign_streak: u32,
+    /// The side both scores agree is winning, and for how many plies in a row.
+    resign_streak: Option<(Color, u32)>,
     draw_streak: u32,
+}
+
+/// Plies in a row that `moves` moves of each side make, at least one: a
+/// verdict always rests on a ply that showed it. Saturating, as no game
+/// reaches `u32::MAX` plies.
+fn plies_needed(moves: u32) -> u32 {
+    moves.saturating_mul(2).max(1)
 }
 
 impl<'a> Adjudicator<'a> {
@@ -56,14 +78,15 @@ impl<'a> Adjudicator<'a> {
         Adjudicator {
             rules,
             last: [None, None],
-            resign_streak: 0,
+            resign_streak: None,
             draw_streak: 0,
         }
     }
 
     /// Takes the score `mover` reported (its own view) for the move just
     /// played, with the move number after it; returns the verdict if the
-    /// game is adjudicated now.
+    /// game is adjudicated now. Any scores and rules are safe: the
+    /// comparisons are done in `i64`, so no score or threshold overflows.
     pub fn after_move(
         &mut self,
         mover: Color,
@@ -74,32 +97,33 @@ impl<'a> Adjudicator<'a> {
         let [Some(w), Some(b)] = self.last else {
             return None;
         };
+        let (w, b) = (i64::from(w), i64::from(b));
         let adj = self.rules;
-        if let Some(t) = adj.resign_score {
-            let white_wins = w >= t && b <= -t;
-            let black_wins = b >= t && w <= -t;
-            self.resign_streak = if white_wins || black_wins {
-                self.resign_streak + 1
-            } else {
-                0
+        if let Some(t) = adj.resign_score.map(i64::from) {
+            let leader = match (w >= t && b <= -t, b >= t && w <= -t) {
+                (true, false) => Some(Color::White),
+                (false, true) => Some(Color::Black),
+                // Neither, or both under a threshold of 0 or less: no winner.
+                _ => None,
             };
-            if self.resign_streak >= 2 * adj.resign_moves {
-                let winner = if white_wins {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+            self.resign_streak = leader.map(|side| match self.resign_streak {
+                Some((held, n)) if held == side => (side, n.saturating_add(1)),
+                _ => (side, 1),
+            });
+            if let Some((winner, n)) = self.resign_streak
+                && n >= plies_needed(adj.resign_moves)
+            {
                 return Some((GameResult::win_for(winner), Termination::AdjudicatedResign));
             }
         }
-        if let Some(d) = adj.draw_score {
+        if let Some(d) = adj.draw_score.map(i64::from) {
             let quiet = w.abs() <= d && b.abs() <= d;
             self.draw_streak = if quiet && fullmove >= adj.draw_after_move {
-                self.draw_streak + 1
+                self.draw_streak.saturating_add(1)
             } else {
                 0
             };
-            if self.draw_streak >= 2 * adj.draw_moves {
+            if self.draw_streak >= plies_needed(adj.draw_moves) {
                 return Some((GameResult::Draw, Termination::AdjudicatedDraw));
             }
         }
@@ -260,5 +284,95 @@ fn failure_termination(error: &PlayerError) -> Termination {
         PlayerError::IllegalMove(_) => Termination::IllegalMove,
         PlayerError::Timeout(_) => Termination::EngineTimeout,
         PlayerError::Crashed(_) | PlayerError::Unusable(_) => Termination::EngineCrash,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `plies` plies of `white`/`black` scores (each side's own view)
+    /// from move 50 on; the verdict and the ply it came at.
+    fn adjudicate(
+        rules: &Adjudication,
+        plies: u32,
+        white: i32,
+        black: i32,
+    ) -> Option<(GameResult, Termination, u32)> {
+        let mut a = Adjudicator::new(rules);
+        (0..plies).find_map(|ply| {
+            let (mover, score) = if ply % 2 == 0 {
+                (Color::White, white)
+            } else {
+                (Color::Black, black)
+            };
+            a.after_move(mover, Some(score), 50 + ply / 2)
+                .map(|(r, t)| (r, t, ply))
+        })
+    }
+
+    fn rules(resign: Option<(i32, u32)>, draw: Option<(i32, u32)>) -> Adjudication {
+        Adjudication {
+            resign_score: resign.map(|r| r.0),
+            resign_moves: resign.map_or(4, |r| r.1),
+            draw_score: draw.map(|d| d.0),
+            draw_moves: draw.map_or(4, |d| d.1),
+            ..Adjudication::default()
+        }
+    }
+
+    #[test]
+    fn resign_moves_of_zero_never_makes_a_winner_of_nobody() {
+        // Nobody is near 100000: once 2 * 0 plies "passed", Black won at ply 2.
+        assert_eq!(
+            adjudicate(&rules(Some((100_000, 0)), None), 100, 20, -20),
+            None
+        );
+    }
+
+    #[test]
+    fn resign_and_draw_moves_past_two_to_the_31_do_not_overflow() {
+        let r = rules(Some((300, 1 << 31)), Some((10, u32::MAX)));
+        assert_eq!(adjudicate(&r, 100, 900, -900), None);
+        assert_eq!(adjudicate(&r, 100, 0, 0), None);
+    }
+
+    #[test]
+    fn draw_moves_of_zero_draws_only_a_quiet_position() {
+        let r = rules(None, Some((10, 0)));
+        assert_eq!(adjudicate(&r, 100, 200, -200), None);
+        assert_eq!(
+            adjudicate(&r, 100, 0, 0),
+            Some((GameResult::Draw, Termination::AdjudicatedDraw, 1))
+        );
+    }
+
+    #[test]
+    fn the_winner_is_the_side_the_scores_agree_on() {
+        let r = rules(Some((300, 2)), None);
+        assert_eq!(
+            adjudicate(&r, 100, -900, 900),
+            Some((
+                GameResult::win_for(Color::Black),
+                Termination::AdjudicatedResign,
+                4
+            ))
+        );
+        assert_eq!(
+            adjudicate(&r, 100, 900, -900),
+            Some((
+                GameResult::win_for(Color::White),
+                Termination::AdjudicatedResign,
+                4
+            ))
+        );
+    }
+
+    #[test]
+    fn extreme_scores_and_thresholds_do_not_overflow() {
+        for (threshold, score) in [(i32::MIN, i32::MIN), (i32::MAX, i32::MIN), (1, i32::MIN)] {
+            let r = rules(Some((threshold, 1)), Some((threshold, 1)));
+            let _ = adjudicate(&r, 10, score, score);
+        }
     }
 }

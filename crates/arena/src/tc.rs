@@ -33,51 +33,136 @@ pub enum TimeControl {
     },
 }
 
-/// Text that is not a time control.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "'{0}' is not a time control: expected nodes=N, nodes=N~P% (P from 1 to 50), depth=N, movetime=MS or BASE+INC (seconds, e.g. 10+0.1)"
-)]
-pub struct TimeControlError(pub String);
+/// Largest node budget per move (ten billion: hours of search at any speed).
+pub const MAX_NODES: u64 = 10_000_000_000;
+/// Largest search depth per move.
+pub const MAX_DEPTH: u32 = 100;
+/// Largest fixed time per move, milliseconds (one hour).
+pub const MAX_MOVE_TIME_MS: u64 = 3_600_000;
+/// Smallest clock base, seconds (one millisecond).
+pub const MIN_BASE_SECONDS: f64 = 0.001;
+/// Largest clock base, seconds (one day).
+pub const MAX_BASE_SECONDS: f64 = 86_400.0;
+/// Largest increment per move, seconds (one hour).
+pub const MAX_INCREMENT_SECONDS: f64 = 3_600.0;
+/// Largest jitter of a node budget, percent (the smallest is 1).
+pub const MAX_JITTER_PERCENT: u32 = 50;
 
-fn seconds(text: &str) -> Option<Duration> {
-    let s: f64 = text.parse().ok()?;
-    (s.is_finite() && s >= 0.0).then(|| Duration::from_secs_f64(s))
+/// Text that is not a time control, or one outside the ranges above.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// Not of any form.
+    #[error(
+        "'{0}' is not a time control: expected nodes=N, nodes=N~P% (P from 1 to 50), depth=N, movetime=MS or BASE+INC (seconds, e.g. 10+0.1)"
+    )]
+    Syntax(String),
+    /// Of a known form, with a number outside its range.
+    #[error("'{text}': the {part} must be from {min} to {max}")]
+    OutOfRange {
+        /// The time control as given.
+        text: String,
+        /// Which number (`nodes`, `depth`, `movetime (ms)`, `base (s)`, …).
+        part: &'static str,
+        /// Smallest allowed.
+        min: String,
+        /// Largest allowed.
+        max: String,
+    },
+}
+
+/// `value` if it lies in `min..=max` (a NaN never does), else the error
+/// naming `part` of the time control `text`.
+fn in_range<T>(
+    text: &str,
+    part: &'static str,
+    value: T,
+    min: T,
+    max: T,
+) -> Result<T, TimeControlError>
+where
+    T: PartialOrd + fmt::Display,
+{
+    if value >= min && value <= max {
+        Ok(value)
+    } else {
+        Err(TimeControlError::OutOfRange {
+            text: text.to_owned(),
+            part,
+            min: min.to_string(),
+            max: max.to_string(),
+        })
+    }
+}
+
+/// `value` parsed as a `T` in `min..=max`: a [`TimeControlError::Syntax`]
+/// if it is no `T`, an [`TimeControlError::OutOfRange`] naming `part` if
+/// it lies outside.
+fn number<T>(
+    text: &str,
+    part: &'static str,
+    value: &str,
+    min: T,
+    max: T,
+) -> Result<T, TimeControlError>
+where
+    T: FromStr + PartialOrd + fmt::Display,
+{
+    let n: T = value
+        .trim()
+        .parse()
+        .map_err(|_| TimeControlError::Syntax(text.to_owned()))?;
+    in_range(text, part, n, min, max)
+}
+
+/// Seconds of a clock in `min..=max`, parsed without a panic on any text.
+fn seconds(
+    text: &str,
+    part: &'static str,
+    value: &str,
+    min: f64,
+    max: f64,
+) -> Result<Duration, TimeControlError> {
+    let s = number(text, part, value, min, max)?;
+    Duration::try_from_secs_f64(s).map_err(|_| TimeControlError::Syntax(text.to_owned()))
 }
 
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
+    /// Parses `nodes=N`, `nodes=N~P%`, `depth=N`, `movetime=MS` or
+    /// `BASE+INC`, each number within the ranges of this module's constants.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let err = || TimeControlError(text.to_owned());
         let t = text.trim();
         if let Some((key, value)) = t.split_once('=') {
             if let (Some((n, p)), "nodes") = (value.split_once('~'), key.trim()) {
-                let nodes: u64 = n.trim().parse().map_err(|_| err())?;
-                let percent: u32 = p
+                let nodes = number(text, "nodes", n, 1, MAX_NODES)?;
+                let p = p
                     .trim()
                     .strip_suffix('%')
-                    .and_then(|p| p.parse().ok())
-                    .ok_or_else(err)?;
-                if nodes == 0 || !(1..=50).contains(&percent) {
-                    return Err(err());
-                }
+                    .ok_or_else(|| TimeControlError::Syntax(text.to_owned()))?;
+                let percent = number(text, "percent", p, 1, MAX_JITTER_PERCENT)?;
                 return Ok(TimeControl::JitteredNodes { nodes, percent });
             }
-            let n: u64 = value.trim().parse().map_err(|_| err())?;
-            if n == 0 {
-                return Err(err());
-            }
             return match key.trim() {
-                "nodes" => Ok(TimeControl::Nodes(n)),
-                "depth" => Ok(TimeControl::Depth(u32::try_from(n).map_err(|_| err())?)),
-                "movetime" => Ok(TimeControl::MoveTime(Duration::from_millis(n))),
-                _ => Err(err()),
+                "nodes" => Ok(TimeControl::Nodes(number(
+                    text, "nodes", value, 1, MAX_NODES,
+                )?)),
+                "depth" => Ok(TimeControl::Depth(number(
+                    text, "depth", value, 1, MAX_DEPTH,
+                )?)),
+                "movetime" => Ok(TimeControl::MoveTime(Duration::from_millis(number(
+                    text,
+                    "movetime (ms)",
+                    value,
+                    1,
+                    MAX_MOVE_TIME_MS,
+                )?))),
+                _ => Err(TimeControlError::Syntax(text.to_owned())),
             };
         }
         let (base, inc) = t.split_once('+').unwrap_or((t, "0"));
-        let base = seconds(base).filter(|d| !d.is_zero()).ok_or_else(err)?;
-        let increment = seconds(inc).ok_or_else(err)?;
+        let base = seconds(text, "base (s)", base, MIN_BASE_SECONDS, MAX_BASE_SECONDS)?;
+        let increment = seconds(text, "increment (s)", inc, 0.0, MAX_INCREMENT_SECONDS)?;
         Ok(TimeControl::Clock { base, increment })
     }
 }
@@ -163,6 +248,49 @@ mod tests {
             "10+0.1",
         ] {
             assert_eq!(tc.parse::<TimeControl>().unwrap().to_string(), tc);
+        }
+    }
+
+    #[test]
+    fn numbers_outside_their_ranges_are_refused_naming_the_part() {
+        for (text, part) in [
+            ("1e20+0", "base (s)"),
+            ("inf+0", "base (s)"),
+            ("NaN+0", "base (s)"),
+            ("0+1", "base (s)"),
+            ("-1+0", "base (s)"),
+            ("86400.5+0", "base (s)"),
+            ("10+1e20", "increment (s)"),
+            ("10+-0.5", "increment (s)"),
+            ("nodes=0", "nodes"),
+            ("nodes=10000000001", "nodes"),
+            ("nodes=18446744073709551615~50%", "nodes"),
+            ("nodes=5000~51%", "percent"),
+            ("depth=101", "depth"),
+            ("movetime=3600001", "movetime (ms)"),
+        ] {
+            match text.parse::<TimeControl>() {
+                Err(TimeControlError::OutOfRange { part: p, .. }) => assert_eq!(p, part, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_ends_of_each_range_are_accepted() {
+        for tc in [
+            "nodes=1",
+            "nodes=10000000000",
+            "nodes=10000000000~50%",
+            "depth=100",
+            "movetime=3600000",
+            "0.001+0",
+            "86400+3600",
+        ] {
+            assert_eq!(
+                tc.parse::<TimeControl>().map(|t| t.to_string()),
+                Ok(tc.to_owned())
+            );
         }
     }
 

@@ -12,6 +12,7 @@
 //! | `first-move` | one | — | self-play: White's score per start |
 
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile, PlayerKind};
+use ajaxlab_arena::limits::check;
 use ajaxlab_arena::opening::Order;
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
 use ajaxlab_stats::{
@@ -22,6 +23,7 @@ use ajaxlab_store::metadata::UnknownRunKind;
 use ajaxlab_store::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtMetadata};
 use serde::Deserialize;
 use std::num::NonZeroU64;
+use std::ops::RangeInclusive;
 
 /// The `[campaign]` table.
 #[derive(Clone, Debug, Deserialize)]
@@ -125,6 +127,10 @@ struct ImbalanceTable {
     second: Vec<String>,
 }
 
+/// `campaign.priority`: a campaign's share of the workers, relative to the
+/// others'.
+pub const PRIORITY: RangeInclusive<u32> = 1..=1_000;
+
 /// The name of a piece-value campaign's pawn-odds part.
 pub const CALIBRATION_PART: &str = "pawn-odds";
 
@@ -222,11 +228,28 @@ fn take<T: serde::de::DeserializeOwned>(
         .transpose()
 }
 
-fn valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+/// Longest campaign or part name, in characters: a campaign id
+/// (`NAME.PART`) and the unit file names made of it stay far below the
+/// 255 bytes a file name may have.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Checks a campaign or part name: 1 to [`MAX_NAME_LEN`] ASCII letters,
+/// digits, `-` and `_`. The name is not echoed: it may be anything.
+fn check_name(key: &str, name: &str) -> Result<(), ConfigError> {
+    let rule = format!("use 1 to {MAX_NAME_LEN} letters, digits, - and _");
+    let problem = if name.is_empty() {
+        "empty".to_owned()
+    } else if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
+    {
+        format!("{c:?} is not allowed")
+    } else if name.len() > MAX_NAME_LEN {
+        format!("{} characters long", name.len())
+    } else {
+        return Ok(());
+    };
+    Err(err(key, format!("{problem}: {rule}")))
 }
 
 /// Parses and validates a campaign file: one spec, or one per part of a
@@ -243,15 +266,8 @@ pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
     let sprt: Option<SprtTable> = take(&mut table, "sprt")?;
     let spsa: Option<SpsaTable> = take(&mut table, "spsa")?;
     let piece_value: Option<PieceValueTable> = take(&mut table, "piece_value")?;
-    if !valid_name(&campaign.name) {
-        return Err(err(
-            "campaign.name",
-            format!("'{}': use letters, digits, - and _", campaign.name),
-        ));
-    }
-    if campaign.priority == 0 {
-        return Err(err("campaign.priority", "must be at least 1"));
-    }
+    check_name("campaign.name", &campaign.name)?;
+    check("campaign.priority", campaign.priority, &PRIORITY)?;
     for (present, key, wanted) in [
         (sprt.is_some(), "sprt", RunKind::Sprt),
         (spsa.is_some(), "spsa", RunKind::Spsa),
@@ -476,11 +492,12 @@ fn piece_value_parts(
         } else {
             format!("piece_value.imbalances[{i}]")
         };
-        if !valid_name(&imbalance.name) || !seen.insert(imbalance.name.as_str()) {
+        check_name(&format!("{key}.name"), &imbalance.name)?;
+        if !seen.insert(imbalance.name.as_str()) {
             return Err(err(
                 &format!("{key}.name"),
                 format!(
-                    "'{}': use letters, digits, - and _, once each ('{CALIBRATION_PART}' is the pawn odds)",
+                    "'{}' is used twice ('{CALIBRATION_PART}' is the pawn odds)",
                     imbalance.name
                 ),
             ));
@@ -559,11 +576,50 @@ mod tests {
     }
 
     #[test]
+    fn long_names_are_refused_naming_the_key_without_echoing_them() {
+        let at_limit = "n".repeat(MAX_NAME_LEN);
+        assert!(parse_campaign(&format!("[campaign]\nname = \"{at_limit}\"\n")).is_ok());
+        for len in [MAX_NAME_LEN + 1, 232, 255, 10_000] {
+            let name = "n".repeat(len);
+            let e = error(&format!("[campaign]\nname = \"{name}\"\n"));
+            assert_eq!(e.key, "campaign.name");
+            assert!(e.message.contains(&format!("{len} characters long")), "{e}");
+            assert!(!e.message.contains(&name), "{e}");
+        }
+        let part = "p".repeat(MAX_NAME_LEN + 1);
+        let e = error(&format!(
+            "[campaign]\nname = \"pv\"\nkind = \"piece-value\"\n[piece_value]\n[[piece_value.imbalances]]\nname = \"{part}\"\nfirst = [\"M=F\"]\n"
+        ));
+        assert_eq!(e.key, "piece_value.imbalances[0].name");
+    }
+
+    #[test]
     fn bad_files_name_the_key() {
         let base = "[campaign]\nname = \"t\"\n";
         for (text, key) in [
             ("[campaign]\nname = \"a b\"\n".to_owned(), "campaign.name"),
+            ("[campaign]\nname = \"\"\n".to_owned(), "campaign.name"),
+            ("[campaign]\nname = \"../x\"\n".to_owned(), "campaign.name"),
+            ("[campaign]\nname = \"é\"\n".to_owned(), "campaign.name"),
             (format!("{base}kind = \"tune\"\n"), "campaign.kind"),
+            (format!("{base}priority = 0\n"), "campaign.priority"),
+            (
+                format!("{base}priority = 4294967295\n"),
+                "campaign.priority",
+            ),
+            (format!("hash_mb = 100000000\n{base}"), "hash_mb"),
+            (format!("games = 1000000000000000000\n{base}"), "games"),
+            (format!("random_plies = 100000\n{base}"), "random_plies"),
+            (format!("tc = \"nodes=100000000000000\"\n{base}"), "tc"),
+            (format!("tc = \"1e20+0\"\n{base}"), "tc"),
+            (
+                format!("{base}[adjudication]\nresign_score = 100000\nresign_moves = 0\n"),
+                "adjudication.resign_moves",
+            ),
+            (
+                format!("{base}[adjudication]\nmax_plies = 0\n"),
+                "adjudication.max_plies",
+            ),
             (format!("{base}kind = \"sprt\"\n"), "sprt"),
             (
                 format!("{base}kind = \"sprt\"\n[sprt]\nelo0 = 5\nelo1 = 0\n"),

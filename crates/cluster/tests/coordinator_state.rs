@@ -511,3 +511,20 @@ fn an_exclusion_cut_short_by_a_crash_is_finished_on_restart() {
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     assert_eq!(c.campaign("state-test").unwrap().pairs_done, 0);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_state_directory_that_cannot_be_written_names_the_path_and_the_reason() {
+    // /proc takes no new file even from root, whom a read-only mode does not stop.
+    match Coordinator::open(std::path::Path::new("/proc"), Duration::from_secs(60), 7) {
+        Err(CoordinatorError::Internal(m)) => {
+            assert!(
+                m.contains("state directory /proc cannot be written to: "),
+                "{m}"
+            );
+            assert!(m.contains("os error"), "the reason is missing: {m}");
+        }
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("a coordinator opened on /proc"),
+    }
+}

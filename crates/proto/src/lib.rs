@@ -3,10 +3,29 @@
 
 #![allow(missing_docs, unreachable_pub, clippy::all, reason = "generated code")]
 
-/// Version 1 of the protocol.
+/// The `ajaxlab.v1` package (protocol version [`PROTOCOL_VERSION`]).
 pub mod v1 {
     tonic::include_proto!("ajaxlab.v1");
 }
 
 /// The protocol version this build speaks; sent in every request header.
 pub const PROTOCOL_VERSION: u32 = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::PROTOCOL_VERSION;
+
+    #[test]
+    fn the_proto_file_names_the_version_the_server_requires() {
+        let proto = include_str!("../../../proto/ajaxlab/v1/ajaxlab.proto");
+        for text in [
+            format!("protocol version {PROTOCOL_VERSION} "),
+            format!("PROTOCOL_VERSION of the sender ({PROTOCOL_VERSION})"),
+        ] {
+            assert!(
+                proto.contains(&text),
+                "the proto file does not say '{text}'"
+            );
+        }
+    }
+}

@@ -39,6 +39,16 @@ pub enum FenError {
     /// Extra text after the fullmove number.
     #[error("unexpected text after the fullmove number: '{0}'")]
     TrailingText(String),
+    /// A run of empty squares longer than its rank (`rn99k/…` on eight files).
+    #[error(
+        "board field: rank {rank}: a run of empty squares longer than the rank's {files} files"
+    )]
+    EmptyRunTooLong {
+        /// The rank, counted from 1 as in the FEN's own notation.
+        rank: u8,
+        /// How many files the rank has.
+        files: u8,
+    },
     /// Fields are fine one by one but the position is impossible.
     #[error("impossible position: {0}")]
     Impossible(String),
@@ -213,13 +223,28 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
             if let Some(d) = c.to_digit(10) {
                 let mut n = d;
                 while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
-                    n = n * 10 + d2;
+                    // Refused at the first digit that makes the run longer
+                    // than the rank, so no count of digits can overflow.
+                    n = n
+                        .checked_mul(10)
+                        .and_then(|n| n.checked_add(d2))
+                        .filter(|&n| file + n <= u32::from(v.width()))
+                        .ok_or(FenError::EmptyRunTooLong {
+                            rank: rank_name,
+                            files: v.width(),
+                        })?;
                     chars.next();
                 }
                 if n == 0 {
                     return Err(FenError::Board(format!(
                         "rank {rank_name}: empty-square count 0"
                     )));
+                }
+                if file + n > u32::from(v.width()) {
+                    return Err(FenError::EmptyRunTooLong {
+                        rank: rank_name,
+                        files: v.width(),
+                    });
                 }
                 file += n;
             } else if c == '~' {

@@ -2,6 +2,8 @@
 //! (`run` on one machine; `create`, `list`, `status`, `pause`, `resume`,
 //! `stop` against a running coordinator).
 
+use ajaxlab_arena::ConfigError;
+use ajaxlab_arena::limits::check;
 use ajaxlab_cluster::coordinator::CampaignState;
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
@@ -12,6 +14,7 @@ use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use anyhow::{Context, bail};
 use serde::Deserialize;
 use std::net::SocketAddr;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -39,6 +42,28 @@ struct CoordinatorFile {
     tls_cert: Option<PathBuf>,
     /// TLS private key (PEM).
     tls_key: Option<PathBuf>,
+}
+
+/// `lease_seconds` of a coordinator file: how long a lease lasts unrenewed.
+const LEASE_SECONDS: RangeInclusive<u64> = 5..=3_600;
+/// `unit_seconds` of a coordinator file: the play a unit is sized to.
+const UNIT_SECONDS: RangeInclusive<u64> = 1..=86_400;
+
+impl CoordinatorFile {
+    /// The lease (default 60 s) and, if set, the unit duration, each in
+    /// its range.
+    fn durations(&self) -> Result<(Duration, Option<Duration>), ConfigError> {
+        let lease = check(
+            "lease_seconds",
+            self.lease_seconds.unwrap_or(60),
+            &LEASE_SECONDS,
+        )?;
+        let unit = self
+            .unit_seconds
+            .map(|s| check("unit_seconds", s, &UNIT_SECONDS))
+            .transpose()?;
+        Ok((Duration::from_secs(lease), unit.map(Duration::from_secs)))
+    }
 }
 
 /// Arguments of `ajaxlab coordinator`.
@@ -326,6 +351,10 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
         }
         None => CoordinatorFile::default(),
     };
+    let (lease, unit_duration) = file.durations().with_context(|| {
+        let path = args.config.as_deref().unwrap_or(Path::new("-"));
+        format!("coordinator file {}", path.display())
+    })?;
     let listen = args
         .listen
         .or(file.listen)
@@ -335,7 +364,6 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .or(file.state_dir)
         .unwrap_or_else(|| PathBuf::from("coordinator"));
-    let lease = Duration::from_secs(file.lease_seconds.unwrap_or(60).max(5));
     let tls = match (&file.tls_cert, &file.tls_key) {
         (Some(cert), Some(key)) => Some(ajaxlab_cluster::server::TlsIdentity {
             cert_pem: std::fs::read(cert)
@@ -349,8 +377,8 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
     runtime()?.block_on(async {
         let signature = tokio::task::spawn_blocking(bench_signature).await?;
         let mut coordinator = Coordinator::open(&state_dir, lease, signature)?;
-        if let Some(seconds) = file.unit_seconds {
-            coordinator.set_unit_duration(Duration::from_secs(seconds.max(1)));
+        if let Some(duration) = unit_duration {
+            coordinator.set_unit_duration(duration);
         }
         let coordinator = Arc::new(coordinator);
         let listener = tokio::net::TcpListener::bind(listen)
@@ -636,4 +664,31 @@ where
             .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn durations(text: &str) -> Result<(Duration, Option<Duration>), String> {
+        let file: CoordinatorFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        file.durations().map_err(|e| e.key)
+    }
+
+    #[test]
+    fn lease_and_unit_seconds_out_of_range_are_refused_naming_the_key() {
+        for (text, key) in [
+            ("lease_seconds = 18446744073709551615", "lease_seconds"),
+            ("lease_seconds = 1", "lease_seconds"),
+            ("unit_seconds = 0", "unit_seconds"),
+            ("unit_seconds = 18446744073709551615", "unit_seconds"),
+        ] {
+            assert_eq!(durations(text), Err(key.to_owned()), "{text}");
+        }
+        assert_eq!(
+            durations("lease_seconds = 5\nunit_seconds = 30"),
+            Ok((Duration::from_secs(5), Some(Duration::from_secs(30))))
+        );
+        assert_eq!(durations(""), Ok((Duration::from_secs(60), None)));
+    }
 }

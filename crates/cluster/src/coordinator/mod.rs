@@ -134,7 +134,20 @@ impl Coordinator {
     ) -> Result<Coordinator, CoordinatorError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", dir.display())))?;
-        let db = open_db(&dir.join("coordinator.sqlite3"))?;
+        // SQLite says only "unable to open database file" of a directory it
+        // cannot write to: try writing first, for an error with the reason.
+        let probe = dir.join(".write-probe");
+        std::fs::write(&probe, b"")
+            .and_then(|()| std::fs::remove_file(&probe))
+            .map_err(|e| {
+                CoordinatorError::Internal(format!(
+                    "state directory {} cannot be written to: {e}",
+                    dir.display()
+                ))
+            })?;
+        let db_path = dir.join("coordinator.sqlite3");
+        let db = open_db(&db_path)
+            .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", db_path.display())))?;
         let (changes, _) = tokio::sync::watch::channel(0);
         let c = Coordinator {
             counters: Counters::default(),
