@@ -262,7 +262,7 @@ fn unusable_engines_are_reported_before_any_game() {
     refused("uci:/bin/true", "does not speak UCI");
     let bad_tc = ajaxlab(&["match", "--tc", "fast", "--games", "2"]);
     assert!(
-        text(&bad_tc).contains("--tc: 'fast': expected nodes=N"),
+        text(&bad_tc).contains("--tc: 'fast' is not a time control: expected nodes=N"),
         "{}",
         text(&bad_tc)
     );

@@ -495,15 +495,9 @@ impl<'a> Searcher<'a> {
         if let (Some(e), Some(score)) = (entry, tt_score)
             && !pv_node
             && i32::from(e.depth) >= depth
+            && cuts_off(e.bound, score, alpha, beta)
         {
-            let cutoff = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cutoff {
-                return score;
-            }
+            return score;
         }
 
         let static_eval = (!in_check).then(|| self.static_eval(pos, entry.as_ref()));
@@ -730,23 +724,11 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         if excluded.is_none() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
+            let window = Window {
+                alpha: original_alpha,
+                beta,
             };
-            self.tt.store(
-                hash,
-                Stored {
-                    best: best_move,
-                    score: to_tt(best, ply),
-                    eval: static_eval.unwrap_or(NO_EVAL),
-                    depth,
-                    bound,
-                },
-            );
+            self.store(hash, window, (best, best_move), static_eval, depth, ply);
         }
         best
     }
@@ -767,12 +749,7 @@ impl<'a> Searcher<'a> {
             && beta - alpha == 1
         {
             let score = from_tt(i32::from(e.score), ply);
-            let cutoff = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cutoff {
+            if cuts_off(e.bound, score, alpha, beta) {
                 return score;
             }
         }
@@ -831,9 +808,29 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
+        let window = Window {
+            alpha: original_alpha,
+            beta,
+        };
+        self.store(hash, window, (best, best_move), static_eval, 0, ply);
+        best
+    }
+
+    /// Stores a node's result: `found` is the best score and its move,
+    /// `window` the bounds the node was searched with.
+    fn store(
+        &mut self,
+        hash: u64,
+        window: Window,
+        found: (i32, Option<Move>),
+        static_eval: Option<i32>,
+        depth: i32,
+        ply: usize,
+    ) {
+        let (best, best_move) = found;
+        let bound = if best >= window.beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > window.alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -844,11 +841,10 @@ impl<'a> Searcher<'a> {
                 best: best_move,
                 score: to_tt(best, ply),
                 eval: static_eval.unwrap_or(NO_EVAL),
-                depth: 0,
+                depth,
                 bound,
             },
         );
-        best
     }
 
     fn has_pieces(&self, pos: &Position) -> bool {
@@ -923,6 +919,22 @@ const HASH_SCORE: i32 = 1 << 30;
 const GOOD_CAPTURE_SCORE: i32 = 1 << 28;
 const KILLER_SCORE: i32 = 1 << 26;
 const BAD_CAPTURE_SCORE: i32 = -(1 << 26);
+
+/// The alpha-beta window a node was entered with.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+}
+
+/// Whether a stored score with `bound` decides the node for this window.
+fn cuts_off(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
 
 /// Brings the best-scored remaining move to `index` and returns it with its score.
 #[inline]
