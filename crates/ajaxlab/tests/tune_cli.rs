@@ -203,3 +203,17 @@ fn the_data_generation_campaigns_parse() {
         assert_eq!(specs[0].config.variant, variant, "{file}");
     }
 }
+
+#[test]
+fn the_fairy_stockfish_data_generation_matches_parse() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for (file, variant) in [
+        ("tune-data-fsf-afc.toml", "ajax-falcon"),
+        ("tune-data-fsf-amrc.toml", "ajax-modern-random"),
+    ] {
+        let match_file = ajaxlab_arena::config::read_match_file(&root.join("configs").join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(match_file.variant.as_deref(), Some(variant), "{file}");
+        assert_eq!(match_file.players.map(|p| p.len()), Some(2), "{file}");
+    }
+}

@@ -2,10 +2,11 @@
 //! a listener receives progress, stop from another thread.
 
 use crate::eval::Evaluator;
+use crate::features::Features;
 use crate::history::Heuristics;
 use crate::limits::Limits;
 use crate::params::Params;
-use crate::search::{Features, MAX_PLY, SearchInfo, SearchResult, Searcher};
+use crate::search::{MAX_PLY, SearchInfo, SearchResult, Searcher};
 use crate::tt::Table;
 use ajaxlab_rules::{Game, IllegalMove, Move, Position, VariantKind};
 use std::sync::atomic::AtomicBool;

@@ -45,6 +45,8 @@ pub struct Evaluator {
     kinds_by_value: Vec<PieceKind>,
     /// The most valuable kind a pawn may promote to.
     best_promotion: PieceKind,
+    /// The mobility curve's points by number of squares reached.
+    mobility_curve: [i32; MOBILITY_POINTS],
     p: Params,
 }
 
@@ -119,18 +121,28 @@ struct SideMaps {
     zone_attackers: i32,
 }
 
+/// The squares `color`'s pawns attack.
+fn pawn_attacks(pos: &Position, color: Color) -> Bitboard {
+    pos.pieces(color, PieceKind::Pawn)
+        .into_iter()
+        .fold(Bitboard::EMPTY, |acc, sq| {
+            acc | pos.attacks_from(PieceKind::Pawn, color, sq)
+        })
+}
+
 impl SideMaps {
-    fn of(pos: &Position, color: Color) -> SideMaps {
+    /// `color`'s maps, given each side's pawn attacks and the points of
+    /// the mobility curve by number of squares.
+    fn of(
+        pos: &Position,
+        color: Color,
+        pawn_attacks: &[Bitboard; 2],
+        curve: &[i32; MOBILITY_POINTS],
+    ) -> SideMaps {
         let them = !color;
-        let enemy_pawn_attacks = pos
-            .pieces(them, PieceKind::Pawn)
-            .into_iter()
-            .fold(Bitboard::EMPTY, |acc, sq| {
-                acc | pos.attacks_from(PieceKind::Pawn, them, sq)
-            });
         // Mobility counts the squares not attacked by enemy pawns and not
         // taken by the side's own king or pawns.
-        let area = !(enemy_pawn_attacks
+        let area = !(pawn_attacks[them.index()]
             | pos.pieces(color, PieceKind::Pawn)
             | pos.pieces(color, PieceKind::King));
         let enemy_king = pos.king_square(them);
@@ -145,17 +157,23 @@ impl SideMaps {
             zone_attacks: 0,
             zone_attackers: 0,
         };
+        maps.attacks_by_kind[PieceKind::Pawn.index()] = pawn_attacks[color.index()];
+        maps.attacks = pawn_attacks[color.index()];
         for kind in PieceKind::ALL {
+            if kind == PieceKind::Pawn {
+                continue;
+            }
             for sq in pos.pieces(color, kind) {
                 let attacks = pos.attacks_from(kind, color, sq);
                 maps.attacks_by_kind[kind.index()] |= attacks;
                 maps.attacks |= attacks;
-                if kind == PieceKind::Pawn || kind == PieceKind::King {
+                if kind == PieceKind::King {
                     continue;
                 }
                 let targets = pos.piece_targets(sq);
                 maps.reach_by_kind[kind.index()] |= targets;
-                maps.mobility += mobility_curve((targets & area).count());
+                let n = (targets & area).count() as usize;
+                maps.mobility += curve[n.min(MOBILITY_POINTS - 1)];
                 let on_zone = (attacks & enemy_zone).count() as i32;
                 if on_zone > 0 {
                     maps.zone_attacks += on_zone;
@@ -181,10 +199,15 @@ impl Tapered {
     }
 }
 
-/// `4·sqrt(n) − 8` rounded: the concave mobility curve (a trapped piece
-/// loses more than an active one gains from one more square).
-fn mobility_curve(n: u32) -> i32 {
-    (4.0 * f64::from(n).sqrt()).round() as i32 - 8
+/// Points of the mobility curve: one for each number of squares a piece
+/// can reach, up to a whole board.
+const MOBILITY_POINTS: usize = SQUARE_COUNT + 1;
+
+/// `4·sqrt(n) − 8` rounded, for every `n`: the concave mobility curve (a
+/// trapped piece loses more than an active one gains from one more
+/// square), tabled once because the evaluation reads it for every piece.
+fn mobility_curve() -> [i32; MOBILITY_POINTS] {
+    std::array::from_fn(|n| (4.0 * (n as f64).sqrt()).round() as i32 - 8)
 }
 
 impl Evaluator {
@@ -308,6 +331,7 @@ impl Evaluator {
             minor,
             kinds_by_value,
             best_promotion,
+            mobility_curve: mobility_curve(),
             p: params.clone(),
         };
         if let Ok(start) = Position::start(variant, &ajaxlab_rules::StartSpec::Default) {
@@ -373,9 +397,13 @@ impl Evaluator {
 
     /// The position's value for the side to move, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        let pawns = [
+            pawn_attacks(pos, Color::White),
+            pawn_attacks(pos, Color::Black),
+        ];
         let maps = [
-            SideMaps::of(pos, Color::White),
-            SideMaps::of(pos, Color::Black),
+            SideMaps::of(pos, Color::White, &pawns, &self.mobility_curve),
+            SideMaps::of(pos, Color::Black, &pawns, &self.mobility_curve),
         ];
         let mut total = Tapered::default();
         for color in Color::ALL {
@@ -383,9 +411,13 @@ impl Evaluator {
             let sign = if color == Color::White { 1 } else { -1 };
             total.add(sign * t.mg, sign * t.eg);
         }
+        let material = [
+            self.non_pawn_material_of(pos, Color::White),
+            self.non_pawn_material_of(pos, Color::Black),
+        ];
         let phase =
-            (self.non_pawn_material(pos) * PHASE_MAX / self.phase_total).clamp(0, PHASE_MAX);
-        let eg = total.eg * self.endgame_scale(pos, total.eg) / 64;
+            ((material[0] + material[1]) * PHASE_MAX / self.phase_total).clamp(0, PHASE_MAX);
+        let eg = total.eg * self.endgame_scale(pos, total.eg, material) / 64;
         let white = (total.mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
         let score = if pos.side_to_move() == Color::White {
             white
@@ -398,13 +430,14 @@ impl Evaluator {
     /// The endgame score's scale in 64ths: a side ahead with no pawns and
     /// at most a minor piece's worth more material can rarely win, and bare
     /// kings are a dead draw.
-    fn endgame_scale(&self, pos: &Position, eg: i32) -> i32 {
+    /// `material` is each side's non-pawn material.
+    fn endgame_scale(&self, pos: &Position, eg: i32, material: [i32; 2]) -> i32 {
         let strong = if eg >= 0 { Color::White } else { Color::Black };
         if pos.pieces(strong, PieceKind::Pawn).any() {
             return 64;
         }
-        let ours = self.non_pawn_material_of(pos, strong);
-        let theirs = self.non_pawn_material_of(pos, !strong);
+        let ours = material[strong.index()];
+        let theirs = material[(!strong).index()];
         if ours == 0 {
             return 0;
         }

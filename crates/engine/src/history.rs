@@ -2,9 +2,11 @@
 //! reductions: killer moves per ply, the quiet-move history (gated moves
 //! apart from their ungated twins), the capture history, and the
 //! continuation history (how good a move is as the answer to the move
-//! before it and the one before that). Kept between the searches of one
-//! game, cleared by a new game.
+//! before it and the one before that), and the correction history of the
+//! static eval. Kept between the searches of one game, cleared by a new
+//! game.
 
+use crate::correction::Correction;
 use ajaxlab_rules::{Color, Gate, KIND_COUNT, Move, PieceKind, SQUARE_COUNT};
 
 /// Largest magnitude a history value reaches (the update is a gravity
@@ -21,8 +23,10 @@ pub(crate) struct Played {
     pub(crate) to: usize,
 }
 
-/// Killers and history tables.
+/// Killers, history tables and the correction history.
 pub(crate) struct Heuristics {
+    /// The static eval's corrections by pawn structure.
+    pub(crate) correction: Correction,
     killers: Vec<[Option<Move>; 2]>,
     quiet: Vec<i32>,
     capture: Vec<i32>,
@@ -39,6 +43,7 @@ fn gravity(value: &mut i32, bonus: i32) {
 impl Heuristics {
     pub(crate) fn new(max_ply: usize) -> Heuristics {
         Heuristics {
+            correction: Correction::new(),
             killers: vec![[None; 2]; max_ply + 2],
             quiet: vec![0; 2 * 2 * SQ * SQ],
             capture: vec![0; KIND_COUNT * SQ * KIND_COUNT],
@@ -48,6 +53,7 @@ impl Heuristics {
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
+        self.correction.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.quiet.iter_mut().for_each(|v| *v = 0);
         self.capture.iter_mut().for_each(|v| *v = 0);

@@ -4,10 +4,13 @@
 //! other tools.
 
 pub mod bench;
+mod correction;
 mod engine;
 mod eval;
+mod features;
 mod history;
 mod limits;
+mod ordering;
 pub mod params;
 mod search;
 mod see;
@@ -17,6 +20,7 @@ pub mod uci;
 
 pub use engine::{DEFAULT_HASH_MB, Engine};
 pub use eval::Evaluator;
+pub use features::Features;
 pub use limits::{Clock, Limits};
 pub use params::{ParamError, ParamSpec, Params};
-pub use search::{Features, MATE, Score, SearchInfo, SearchResult};
+pub use search::{MATE, Score, SearchInfo, SearchResult};

@@ -117,23 +117,23 @@ define_params! {
     chess_rook_eg: "chess.rook.eg" = 530, [250, 900], c_end 20.0, r_end 0.002, "Rook, endgame.";
     chess_queen_mg: "chess.queen.mg" = 960, [500, 1600], c_end 30.0, r_end 0.002, "Queen, middlegame (Muller 9.5).";
     chess_queen_eg: "chess.queen.eg" = 990, [500, 1600], c_end 30.0, r_end 0.002, "Queen, endgame.";
-    // ---- Ajax Falcon Chess ----
-    afc_pawn_mg: "afc.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "AFC pawn, middlegame.";
-    afc_pawn_eg: "afc.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "AFC pawn, endgame.";
-    afc_knight_mg: "afc.knight.mg" = 455, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight NmK, middlegame (N 3.25 + a third of a commoner).";
-    afc_knight_eg: "afc.knight.eg" = 475, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, endgame.";
-    afc_bishop_mg: "afc.bishop.mg" = 365, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop BmW, middlegame (B 3.25 + a third of a wazir).";
-    afc_bishop_eg: "afc.bishop.eg" = 380, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, endgame.";
-    afc_rook_mg: "afc.rook.mg" = 540, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook RmF, middlegame (R 5 + a third of a ferz, Muller: 5.67).";
-    afc_rook_eg: "afc.rook.eg" = 590, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, endgame.";
-    afc_queen_mg: "afc.queen.mg" = 980, [500, 1700], c_end 30.0, r_end 0.002, "Queen, middlegame (Muller 9.5-9.75).";
-    afc_queen_eg: "afc.queen.eg" = 1010, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
-    afc_minister_mg: "afc.minister.mg" = 620, [300, 1100], c_end 25.0, r_end 0.002, "Minister KAD, middlegame (16-target leaper ~6.5).";
-    afc_minister_eg: "afc.minister.eg" = 660, [300, 1100], c_end 25.0, r_end 0.002, "Minister, endgame.";
-    afc_falcon_mg: "afc.falcon.mg" = 500, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, middlegame (W + lame N + lame Z + mF).";
-    afc_falcon_eg: "afc.falcon.eg" = 520, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, endgame.";
-    afc_falcon_hand_mg: "afc.falcon.hand.mg" = 470, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand (not yet dropped), middlegame.";
-    afc_falcon_hand_eg: "afc.falcon.hand.eg" = 500, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand, endgame.";
+    // ---- Ajax Falcon Chess (fitted by `ajaxlab tune` to Fairy-Stockfish self-play, configs/tune-data-fsf-afc.toml) ----
+    afc_pawn_mg: "afc.pawn.mg" = 58, [40, 200], c_end 6.0, r_end 0.002, "AFC pawn, middlegame.";
+    afc_pawn_eg: "afc.pawn.eg" = 152, [40, 200], c_end 6.0, r_end 0.002, "AFC pawn, endgame.";
+    afc_knight_mg: "afc.knight.mg" = 470, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight NmK, middlegame (N 3.25 + a third of a commoner).";
+    afc_knight_eg: "afc.knight.eg" = 367, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, endgame.";
+    afc_bishop_mg: "afc.bishop.mg" = 459, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop BmW, middlegame (B 3.25 + a third of a wazir).";
+    afc_bishop_eg: "afc.bishop.eg" = 418, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, endgame.";
+    afc_rook_mg: "afc.rook.mg" = 479, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook RmF, middlegame (R 5 + a third of a ferz, Muller: 5.67).";
+    afc_rook_eg: "afc.rook.eg" = 723, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, endgame.";
+    afc_queen_mg: "afc.queen.mg" = 759, [500, 1700], c_end 30.0, r_end 0.002, "Queen, middlegame (Muller 9.5-9.75).";
+    afc_queen_eg: "afc.queen.eg" = 1193, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
+    afc_minister_mg: "afc.minister.mg" = 582, [300, 1100], c_end 25.0, r_end 0.002, "Minister KAD, middlegame (16-target leaper ~6.5).";
+    afc_minister_eg: "afc.minister.eg" = 805, [300, 1100], c_end 25.0, r_end 0.002, "Minister, endgame.";
+    afc_falcon_mg: "afc.falcon.mg" = 556, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, middlegame (W + lame N + lame Z + mF).";
+    afc_falcon_eg: "afc.falcon.eg" = 643, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, endgame.";
+    afc_falcon_hand_mg: "afc.falcon.hand.mg" = 440, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand (not yet dropped), middlegame.";
+    afc_falcon_hand_eg: "afc.falcon.hand.eg" = 540, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand, endgame.";
     // ---- Ajax Modern Random Chess ----
     amrc_pawn_mg: "amrc.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, middlegame.";
     amrc_pawn_eg: "amrc.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, endgame.";

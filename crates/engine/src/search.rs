@@ -11,12 +11,14 @@
 //! search is deterministic.
 
 use crate::eval::Evaluator;
+use crate::features::Features;
 use crate::history::{Heuristics, Played};
 use crate::limits::{Deadline, Limits};
+use crate::ordering::KILLER_SCORE;
 use crate::params::Params;
 use crate::see::see_at_least;
 use crate::tt::{Bound, Entry, Stored, Table};
-use ajaxlab_rules::{Color, Move, MoveKind, MoveList, PieceKind, Position};
+use ajaxlab_rules::{Color, Move, MoveKind, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -91,94 +93,6 @@ pub struct SearchResult {
     pub info: SearchInfo,
 }
 
-/// Search features that can be switched off, to measure what each is worth
-/// (ablation matches). All are on by default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
-    /// Null-move pruning.
-    pub null_move: bool,
-    /// Late-move reductions.
-    pub lmr: bool,
-    /// Reverse futility, futility and late-move pruning.
-    pub pruning: bool,
-    /// Aspiration windows.
-    pub aspiration: bool,
-    /// Check extension.
-    pub check_extension: bool,
-    /// Killer and history move ordering (hash move and MVV-LVA stay).
-    pub history: bool,
-    /// Singular extensions.
-    pub singular: bool,
-    /// Internal iterative reduction.
-    pub iir: bool,
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features {
-            null_move: true,
-            lmr: true,
-            pruning: true,
-            aspiration: true,
-            check_extension: true,
-            history: true,
-            singular: true,
-            iir: true,
-        }
-    }
-}
-
-impl Features {
-    /// Names accepted by [`Features::disable`].
-    pub const NAMES: [&'static str; 8] = [
-        "null-move",
-        "lmr",
-        "pruning",
-        "aspiration",
-        "check-extension",
-        "history",
-        "singular",
-        "iir",
-    ];
-
-    /// The names of the features switched off.
-    pub fn disabled(&self) -> Vec<&'static str> {
-        let flags = [
-            self.null_move,
-            self.lmr,
-            self.pruning,
-            self.aspiration,
-            self.check_extension,
-            self.history,
-            self.singular,
-            self.iir,
-        ];
-        Self::NAMES
-            .iter()
-            .zip(flags)
-            .filter(|(_, on)| !on)
-            .map(|(name, _)| *name)
-            .collect()
-    }
-
-    /// Switches off the feature `name`; false if there is no such feature.
-    pub fn disable(&mut self, name: &str) -> bool {
-        let flag = match name {
-            "null-move" => &mut self.null_move,
-            "lmr" => &mut self.lmr,
-            "pruning" => &mut self.pruning,
-            "aspiration" => &mut self.aspiration,
-            "check-extension" => &mut self.check_extension,
-            "history" => &mut self.history,
-            "singular" => &mut self.singular,
-            "iir" => &mut self.iir,
-            _ => return false,
-        };
-        *flag = false;
-        true
-    }
-}
-
 /// What the search keeps about each ply of the line it is on.
 #[derive(Clone, Copy, Debug, Default)]
 struct PlyState {
@@ -232,12 +146,6 @@ pub(crate) struct Searcher<'a> {
     stack: Vec<PlyState>,
     pv: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
-}
-
-/// The move list of a node with each move's ordering score.
-struct Ordered {
-    moves: MoveList,
-    scores: Vec<i32>,
 }
 
 impl<'a> Searcher<'a> {
@@ -411,11 +319,22 @@ impl<'a> Searcher<'a> {
             .any(|&h| h == hash)
     }
 
-    /// The static evaluation, from the table when it has one.
-    fn static_eval(&self, pos: &Position, entry: Option<&Entry>) -> i32 {
-        match entry.map(|e| i32::from(e.eval)) {
+    /// The static evaluation, from the table when it has one: the raw
+    /// evaluation (what the table keeps) and the one the search uses, with
+    /// the correction history's correction added.
+    fn static_eval(&self, pos: &Position, entry: Option<&Entry>) -> StaticEval {
+        let raw = match entry.map(|e| i32::from(e.eval)) {
             Some(eval) if eval != NO_EVAL => eval,
             _ => self.eval.evaluate(pos),
+        };
+        let correction = if self.features.correction {
+            self.heuristics.correction.of(pos)
+        } else {
+            0
+        };
+        StaticEval {
+            raw,
+            corrected: (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
         }
     }
 
@@ -430,12 +349,12 @@ impl<'a> Searcher<'a> {
     }
 
     /// The moves played at the two plies before `ply`, for the continuation history.
-    fn previous(&self, ply: usize) -> [Option<Played>; 2] {
+    pub(crate) fn previous(&self, ply: usize) -> [Option<Played>; 2] {
         let at = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].played);
         [at(1), at(2)]
     }
 
-    fn played(pos: &Position, m: Move) -> Played {
+    pub(crate) fn played(pos: &Position, m: Move) -> Played {
         Played {
             kind: pos.moving_piece(m).map_or(PieceKind::Pawn, |p| p.kind),
             to: m.to().index(),
@@ -500,7 +419,8 @@ impl<'a> Searcher<'a> {
             return score;
         }
 
-        let static_eval = (!in_check).then(|| self.static_eval(pos, entry.as_ref()));
+        let evals = (!in_check).then(|| self.static_eval(pos, entry.as_ref()));
+        let static_eval = evals.map(|e| e.corrected);
         self.stack[ply].static_eval = static_eval;
         let improving = self.improving(ply, static_eval);
         let p = self.params;
@@ -560,7 +480,7 @@ impl<'a> Searcher<'a> {
         let mut captures_tried: Vec<(Played, PieceKind)> = Vec::new();
         self.history.push(hash);
         for index in 0..ordered.moves.len() {
-            let (m, order_score) = pick(&mut ordered, index);
+            let (m, order_score) = ordered.pick(index);
             if Some(m) == excluded {
                 continue;
             }
@@ -728,7 +648,20 @@ impl<'a> Searcher<'a> {
                 alpha: original_alpha,
                 beta,
             };
-            self.store(hash, window, (best, best_move), static_eval, depth, ply);
+            let quiet_best = best_move.is_none_or(|m| is_quiet(pos, m));
+            if let Some(e) = evals
+                && self.features.correction
+                && quiet_best
+                && best.abs() < MATE_BOUND
+                && !(best >= beta && best <= e.corrected)
+                && !(best <= original_alpha && best >= e.corrected)
+            {
+                self.heuristics
+                    .correction
+                    .update(pos, best - e.corrected, depth);
+            }
+            let raw = evals.map(|e| e.raw);
+            self.store(hash, window, (best, best_move), raw, depth, ply);
         }
         best
     }
@@ -753,8 +686,8 @@ impl<'a> Searcher<'a> {
                 return score;
             }
         }
-        let static_eval = (!in_check).then(|| self.static_eval(pos, entry.as_ref()));
-        let stand_pat = static_eval.unwrap_or(-INFINITY);
+        let evals = (!in_check).then(|| self.static_eval(pos, entry.as_ref()));
+        let stand_pat = evals.map_or(-INFINITY, |e| e.corrected);
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -774,7 +707,7 @@ impl<'a> Searcher<'a> {
         let mut best = stand_pat;
         let mut best_move = None;
         for index in 0..ordered.moves.len() {
-            let (m, _) = pick(&mut ordered, index);
+            let (m, _) = ordered.pick(index);
             if !in_check {
                 if m.promotion_kind()
                     .is_some_and(|k| k != self.eval.best_promotion())
@@ -812,12 +745,14 @@ impl<'a> Searcher<'a> {
             alpha: original_alpha,
             beta,
         };
-        self.store(hash, window, (best, best_move), static_eval, 0, ply);
+        let raw = evals.map(|e| e.raw);
+        self.store(hash, window, (best, best_move), raw, 0, ply);
         best
     }
 
     /// Stores a node's result: `found` is the best score and its move,
-    /// `window` the bounds the node was searched with.
+    /// `window` the bounds the node was searched with, `static_eval` the
+    /// raw static evaluation.
     fn store(
         &mut self,
         hash: u64,
@@ -861,64 +796,15 @@ impl<'a> Searcher<'a> {
         }
         self.pv_len[ply] = child_len;
     }
-
-    /// Scores every move for ordering: the hash move, then captures and
-    /// queen promotions that do not lose material (most valuable victim
-    /// first, then by capture history), killers, quiet moves by history,
-    /// and last the captures that lose material and under-promotions.
-    fn order(
-        &self,
-        pos: &Position,
-        moves: MoveList,
-        hash_move: Option<Move>,
-        ply: usize,
-    ) -> Ordered {
-        let side = pos.side_to_move();
-        let killers = self.heuristics.killers(ply);
-        let previous = self.previous(ply.min(MAX_PLY));
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                if Some(m) == hash_move {
-                    return HASH_SCORE;
-                }
-                let played = Self::played(pos, m);
-                if let Some(victim) = pos.captured_kind(m) {
-                    let value = self.eval.piece_value(victim) * 8
-                        + self.heuristics.capture(played.kind, played.to, victim) / 16;
-                    return if see_at_least(pos, self.eval, m, 0) {
-                        GOOD_CAPTURE_SCORE + value
-                    } else {
-                        BAD_CAPTURE_SCORE + value
-                    };
-                }
-                if let Some(p) = m.promotion_kind() {
-                    return if p == self.eval.best_promotion() {
-                        GOOD_CAPTURE_SCORE + self.eval.piece_value(p)
-                    } else {
-                        BAD_CAPTURE_SCORE
-                    };
-                }
-                if !self.features.history {
-                    return 0;
-                }
-                if killers[0] == Some(m) {
-                    return KILLER_SCORE;
-                }
-                if killers[1] == Some(m) {
-                    return KILLER_SCORE - 1;
-                }
-                self.heuristics.quiet(side, m) + self.heuristics.continuation(&previous, played)
-            })
-            .collect();
-        Ordered { moves, scores }
-    }
 }
 
-const HASH_SCORE: i32 = 1 << 30;
-const GOOD_CAPTURE_SCORE: i32 = 1 << 28;
-const KILLER_SCORE: i32 = 1 << 26;
-const BAD_CAPTURE_SCORE: i32 = -(1 << 26);
+/// A node's static evaluation: as the evaluation gives it, and with the
+/// correction history's correction that the search uses.
+#[derive(Clone, Copy)]
+struct StaticEval {
+    raw: i32,
+    corrected: i32,
+}
 
 /// The alpha-beta window a node was entered with.
 #[derive(Clone, Copy)]
@@ -934,21 +820,6 @@ fn cuts_off(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
         Bound::Lower => score >= beta,
         Bound::Upper => score <= alpha,
     }
-}
-
-/// Brings the best-scored remaining move to `index` and returns it with its score.
-#[inline]
-fn pick(ordered: &mut Ordered, index: usize) -> (Move, i32) {
-    let scores = &mut ordered.scores;
-    let mut best = index;
-    for i in index + 1..scores.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
-    ordered.moves.as_mut_slice().swap(index, best);
-    scores.swap(index, best);
-    (ordered.moves[index], scores[index])
 }
 
 fn is_quiet(pos: &Position, m: Move) -> bool {
