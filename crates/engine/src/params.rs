@@ -134,23 +134,23 @@ define_params! {
     afc_falcon_eg: "afc.falcon.eg" = 643, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, endgame.";
     afc_falcon_hand_mg: "afc.falcon.hand.mg" = 440, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand (not yet dropped), middlegame.";
     afc_falcon_hand_eg: "afc.falcon.hand.eg" = 540, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand, endgame.";
-    // ---- Ajax Modern Random Chess ----
+    // ---- Ajax Modern Random Chess (the board pieces fitted by `ajaxlab tune` to Fairy-Stockfish self-play, configs/tune-data-fsf-amrc.toml; pawn and hand hand-set) ----
     amrc_pawn_mg: "amrc.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, middlegame.";
     amrc_pawn_eg: "amrc.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, endgame.";
-    amrc_knight_mg: "amrc.knight.mg" = 455, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, middlegame.";
-    amrc_knight_eg: "amrc.knight.eg" = 475, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, endgame.";
-    amrc_bishop_mg: "amrc.bishop.mg" = 365, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, middlegame.";
-    amrc_bishop_eg: "amrc.bishop.eg" = 380, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, endgame.";
-    amrc_rook_mg: "amrc.rook.mg" = 540, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, middlegame.";
-    amrc_rook_eg: "amrc.rook.eg" = 590, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, endgame.";
-    amrc_queen_mg: "amrc.queen.mg" = 980, [500, 1700], c_end 30.0, r_end 0.002, "Queen, middlegame.";
-    amrc_queen_eg: "amrc.queen.eg" = 1010, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
-    amrc_minister_mg: "amrc.minister.mg" = 620, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, middlegame.";
-    amrc_minister_eg: "amrc.minister.eg" = 660, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, endgame.";
+    amrc_knight_mg: "amrc.knight.mg" = 493, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, middlegame.";
+    amrc_knight_eg: "amrc.knight.eg" = 412, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, endgame.";
+    amrc_bishop_mg: "amrc.bishop.mg" = 551, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, middlegame.";
+    amrc_bishop_eg: "amrc.bishop.eg" = 456, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, endgame.";
+    amrc_rook_mg: "amrc.rook.mg" = 732, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, middlegame.";
+    amrc_rook_eg: "amrc.rook.eg" = 702, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, endgame.";
+    amrc_queen_mg: "amrc.queen.mg" = 1078, [500, 1700], c_end 30.0, r_end 0.002, "Queen, middlegame.";
+    amrc_queen_eg: "amrc.queen.eg" = 1320, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
+    amrc_minister_mg: "amrc.minister.mg" = 638, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, middlegame.";
+    amrc_minister_eg: "amrc.minister.eg" = 860, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, endgame.";
     amrc_minister_hand_mg: "amrc.minister.hand.mg" = 560, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand while a gate remains, middlegame.";
     amrc_minister_hand_eg: "amrc.minister.hand.eg" = 560, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand while a gate remains, endgame.";
-    amrc_prime_minister_mg: "amrc.prime_minister.mg" = 860, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister BNmW, middlegame (Archbishop ~8.5 on 9x9).";
-    amrc_prime_minister_eg: "amrc.prime_minister.eg" = 900, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister, endgame.";
+    amrc_prime_minister_mg: "amrc.prime_minister.mg" = 691, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister BNmW, middlegame (Archbishop ~8.5 on 9x9).";
+    amrc_prime_minister_eg: "amrc.prime_minister.eg" = 1152, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister, endgame.";
     // ---- evaluation terms, all variants ----
     bishop_pair_mg: "eval.bishop_pair.mg" = 30, [0, 120], c_end 4.0, r_end 0.002, "Bonus for two bishops, middlegame (Kaufman ~0.5 pawn).";
     bishop_pair_eg: "eval.bishop_pair.eg" = 50, [0, 120], c_end 4.0, r_end 0.002, "Bonus for two bishops, endgame.";
