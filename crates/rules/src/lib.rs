@@ -15,6 +15,7 @@
 //! assert_eq!(pos.san(m), "e4");
 //! ```
 
+pub mod betza;
 mod bitboard;
 mod fen;
 mod game;
