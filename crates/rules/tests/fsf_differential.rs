@@ -201,3 +201,42 @@ fn legal_moves_and_fens_agree_with_fairy_stockfish() {
     );
     eprintln!("positions compared: {positions_per_variant:?}");
 }
+
+/// Fairy-Stockfish loads `configs/variants/ajaxlab.ini`, whose Ajax sections
+/// carry ajaxlab's own `ajaxlabSetup` key, and plays them exactly as the
+/// variants of `tests/fsf/fsf-variants.ini`: the key does not confuse it.
+#[test]
+fn fairy_stockfish_reads_the_ajaxlab_file_as_its_own() {
+    let script = r#"
+import sys, pyffish as sf
+def show(path, names):
+    sf.load_variant_config(open(path, encoding="utf-8").read())
+    for v in names:
+        fen = sf.start_fen(v)
+        moves = sorted(sf.legal_moves(v, fen, []))
+        after = sf.get_fen(v, fen, moves[:1])
+        print(fen, " ".join(moves), after, sorted(sf.legal_moves(v, after, [])))
+show(sys.argv[1], ["ajax-falcon", "ajax-modern-random"])
+show(sys.argv[2], ["ajaxfalcon", "ajaxrandom"])
+"#;
+    let root = repo_root();
+    let output = Command::new(python())
+        .args(["-c", script])
+        .arg(root.join("configs/variants/ajaxlab.ini"))
+        .arg(root.join("tests/fsf/fsf-variants.ini"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {} ({e})", python().display()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(
+        lines[..2],
+        lines[2..],
+        "ajaxlab.ini against fsf-variants.ini"
+    );
+}

@@ -276,11 +276,10 @@ fn hand(c: &mut Checker<'_>, facts: &FenFacts) -> HandSpec {
         );
     }
     if gating != seirawan {
-        let key = if gating { "seirawanGating" } else { "gating" };
-        let at = if gating {
-            &d.seirawan_gating
+        let (at, key) = if gating {
+            (&d.gating, "gating")
         } else {
-            &d.gating
+            (&d.seirawan_gating, "seirawanGating")
         };
         c.refuse(
             at,
