@@ -26,6 +26,14 @@ fn both<T: Clone>(value: T) -> ByColor<Setting<T>> {
     ByColor::from_fn(|_| default(value.clone()))
 }
 
+/// Defaults by colour: White's and Black's rank (0-based).
+fn ranks(white: u8, black: u8) -> ByColor<Setting<Region>> {
+    ByColor {
+        white: default(Region::rank(white)),
+        black: default(Region::rank(black)),
+    }
+}
+
 /// What a piece slot holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Role {
@@ -110,16 +118,10 @@ impl Draft {
             ranks: default(8),
             pieces: Vec::new(),
             start_fen: default(CHESS_FEN.to_owned()),
-            promotion_region: ByColor {
-                white: default(Region::rank(7)),
-                black: default(Region::rank(0)),
-            },
+            promotion_region: ranks(7, 0),
             promotion_types: both(Vec::new()),
             double_step: default(true),
-            double_step_region: ByColor {
-                white: default(Region::rank(1)),
-                black: default(Region::rank(6)),
-            },
+            double_step_region: ranks(1, 6),
             en_passant_region: both(Region::ALL),
             castling: default(true),
             castling_king_side: default(6),

@@ -31,6 +31,26 @@ impl Checker<'_> {
         self.fail(at, key, IniErrorKind::Refused(reason.into()));
     }
 
+    /// Refuses each of `regions` (keys `{base}White`, `{base}Black`) that is
+    /// not the whole rank `rank` of its colour; `what` says what it is for.
+    fn require_ranks(
+        &mut self,
+        regions: &ByColor<Setting<Region>>,
+        base: &str,
+        rank: ByColor<u8>,
+        what: &str,
+    ) {
+        let (files, ranks) = (self.draft.files.value, self.draft.ranks.value);
+        for color in Color::ALL {
+            let region = &regions[color];
+            let whole = Region::rank(rank[color]).on_board(files, ranks);
+            if region.value.on_board(files, ranks) != whole {
+                let why = format!("{what} (rank {})", rank[color] + 1);
+                self.refuse(region, &format!("{base}{}", side(color)), why);
+            }
+        }
+    }
+
     fn piece_at(&self, p: &DraftPiece) -> Setting<()> {
         Setting {
             value: (),
@@ -177,9 +197,11 @@ fn pieces(c: &mut Checker<'_>) -> Vec<PieceSpec> {
     out
 }
 
-/// The region on the board equals one whole rank.
-fn is_rank(r: &Region, rank: u8, files: u8, ranks: u8) -> bool {
-    r.on_board(files, ranks) == Region::rank(rank).on_board(files, ranks)
+fn side(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
 }
 
 /// Promotion, double step and en passant: the rules model's pawn.
@@ -194,35 +216,26 @@ fn pawn_rules(c: &mut Checker<'_>) -> Vec<char> {
         white: 1,
         black: ranks.saturating_sub(2),
     };
+    c.require_ranks(
+        &d.promotion_region,
+        "promotionRegion",
+        last,
+        "pawns promote on their last rank only",
+    );
+    c.require_ranks(
+        &d.double_step_region,
+        "doubleStepRegion",
+        second,
+        "pawns double-step from their second rank only",
+    );
     for color in Color::ALL {
-        let side = if color == Color::White {
-            "White"
-        } else {
-            "Black"
-        };
-        let region = &d.promotion_region[color];
-        if !is_rank(&region.value, last[color], files, ranks) {
-            let why = format!(
-                "pawns promote on their last rank only (rank {})",
-                last[color] + 1
-            );
-            c.refuse(region, &format!("promotionRegion{side}"), why);
-        }
-        let region = &d.double_step_region[color];
-        if !is_rank(&region.value, second[color], files, ranks) {
-            let why = format!(
-                "pawns double-step from their second rank only (rank {})",
-                second[color] + 1
-            );
-            c.refuse(region, &format!("doubleStepRegion{side}"), why);
-        }
         let region = &d.en_passant_region[color];
         let targets = Region::rank(2).on_board(files, ranks);
         let black_targets = Region::rank(ranks.saturating_sub(3)).on_board(files, ranks);
         if !region.value.covers(targets) || !region.value.covers(black_targets) {
             c.refuse(
                 region,
-                &format!("enPassantRegion{side}"),
+                &format!("enPassantRegion{}", side(color)),
                 "en passant is allowed after every double step",
             );
         }
@@ -295,26 +308,16 @@ fn hand(c: &mut Checker<'_>, facts: &FenFacts) -> HandSpec {
         );
     }
     if drops {
-        let (files, ranks) = (d.files.value, d.ranks.value);
         let first = ByColor {
             white: 0,
-            black: ranks.saturating_sub(1),
+            black: d.ranks.value.saturating_sub(1),
         };
-        for color in Color::ALL {
-            let region = &d.drop_region[color];
-            if !is_rank(&region.value, first[color], files, ranks) {
-                let side = if color == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                };
-                let why = format!(
-                    "drops go on the own first rank only (rank {})",
-                    first[color] + 1
-                );
-                c.refuse(region, &format!("dropRegion{side}"), why);
-            }
-        }
+        c.require_ranks(
+            &d.drop_region,
+            "dropRegion",
+            first,
+            "drops go on the own first rank only",
+        );
     }
     let count = |upper: bool| {
         facts
