@@ -240,3 +240,157 @@ show(sys.argv[2], ["ajaxfalcon", "ajaxrandom"])
         "ajaxlab.ini against fsf-variants.ini"
     );
 }
+
+/// The Betza reader against Fairy-Stockfish's own: each string is a custom
+/// piece on d4 of an 8 × 8 board, alone and among enemy knights, and the
+/// moves Fairy-Stockfish generates for it are exactly the targets the parsed
+/// description gives (leaps, lame leaps, rides, move/capture modes,
+/// directions).
+#[test]
+fn betza_strings_move_as_fairy_stockfish_moves_them() {
+    use ajaxlab_rules::betza::{Offset, PieceMoves, Range, Reach, Step};
+    use ajaxlab_rules::variant::Mode;
+    use std::collections::BTreeSet;
+
+    const BETZA: &[&str] = &[
+        "W", "F", "D", "N", "A", "H", "C", "Z", "G", "K", "R", "B", "Q", "NN", "R3", "W2", "fW",
+        "bW", "vW", "sW", "lW", "rW", "fsW", "fbW", "fN", "bN", "ffN", "fsN", "bsN", "vN", "sN",
+        "rfN", "lfN", "frN", "flN", "rbN", "lbN", "brN", "blN", "rvN", "lvN", "fF", "bF", "lF",
+        "rF", "frF", "rfF", "fK", "bK", "sK", "fsK", "frK", "rfK", "vK", "fR", "bB", "fsQ", "WfF",
+        "FfW", "mNcB", "mBcN", "cW", "mQ", "cK", "nN", "nA", "nD", "nZ", "WnNnZmF", "RmF", "BmW",
+        "NmK", "KAD", "BNmW", "fmWfcF", "frlN", "fnN", "mfNcbZ",
+    ];
+    // Enemy knights, never on d4, the kings' squares or where they would
+    // check the white king on h1.
+    let knights = |pattern: fn(i8, i8) -> bool| -> Vec<(i8, i8)> {
+        (0..8)
+            .flat_map(|f| (0..8).map(move |r| (f, r)))
+            .filter(|&(f, r)| pattern(f, r))
+            .filter(|sq| ![(3, 3), (7, 0), (0, 7), (5, 1), (6, 2)].contains(sq))
+            .collect()
+    };
+    let crowd = knights(|f, r| (f * 3 + r * 5) % 7 < 3);
+    let sparse = knights(|f, r| (f * 5 + r * 3) % 11 < 2);
+    let fen = |enemies: &[(i8, i8)]| {
+        let mut rows = Vec::new();
+        for r in (0..8).rev() {
+            let mut row = String::new();
+            let mut run = 0;
+            for f in 0..8 {
+                let c = match (f, r) {
+                    (3, 3) => Some('Z'),
+                    (7, 0) => Some('K'),
+                    (0, 7) => Some('k'),
+                    sq if enemies.contains(&sq) => Some('n'),
+                    _ => None,
+                };
+                match c {
+                    Some(c) => {
+                        if run > 0 {
+                            row.push_str(&run.to_string());
+                        }
+                        run = 0;
+                        row.push(c);
+                    }
+                    None => run += 1,
+                }
+            }
+            if run > 0 {
+                row.push_str(&run.to_string());
+            }
+            rows.push(row);
+        }
+        format!("{} w - - 0 1", rows.join("/"))
+    };
+    let expected = |moves: &PieceMoves, enemies: &[(i8, i8)]| {
+        let on = |(f, r): (i8, i8)| (0..8).contains(&f) && (0..8).contains(&r);
+        let empty = |sq: (i8, i8)| !enemies.contains(&sq) && sq != (7, 0) && sq != (0, 7);
+        let mut out = BTreeSet::new();
+        for step in &moves.steps {
+            for &Offset { dx, dy } in &step.offsets {
+                let range = match step.reach {
+                    Reach::Ride(Range::Unlimited) => 8,
+                    Reach::Ride(Range::Limited(n)) => i8::try_from(n.get()).unwrap(),
+                    Reach::Leap | Reach::Lame => 1,
+                };
+                if step.reach == Reach::Lame
+                    && !Step::lame_path(Offset { dx, dy })
+                        .iter()
+                        .all(|o| empty((3 + o.dx, 3 + o.dy)))
+                {
+                    continue;
+                }
+                for k in 1..=range {
+                    let sq = (3 + dx * k, 3 + dy * k);
+                    if !on(sq) || sq == (7, 0) || sq == (0, 7) {
+                        break;
+                    }
+                    let enemy = enemies.contains(&sq);
+                    let lands = match step.mode {
+                        Mode::MoveAndCapture => true,
+                        Mode::MoveOnly => !enemy,
+                        Mode::CaptureOnly => enemy,
+                    };
+                    if lands {
+                        out.insert(format!("d4{}{}", (b'a' + sq.0 as u8) as char, sq.1 + 1));
+                    }
+                    if enemy {
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    };
+    let mut ini = String::new();
+    let mut input = String::new();
+    let mut cases = Vec::new();
+    for (i, betza) in BETZA.iter().enumerate() {
+        let moves = PieceMoves::parse(betza).unwrap_or_else(|e| panic!("{e}"));
+        ini.push_str(&format!("[bz{i}:chess]\ncustomPiece1 = z:{betza}\n"));
+        for enemies in [&[][..], &crowd[..], &sparse[..]] {
+            input.push_str(&format!("bz{i}\t{}\n", fen(enemies)));
+            cases.push((*betza, expected(&moves, enemies)));
+        }
+    }
+    let path = std::env::temp_dir().join(format!("ajaxlab-betza-{}.ini", std::process::id()));
+    std::fs::write(&path, &ini).unwrap();
+    let script = r#"
+import sys, pyffish as sf
+sf.load_variant_config(open(sys.argv[1], encoding="utf-8").read())
+for line in sys.stdin:
+    v, fen = line.rstrip("\n").split("\t")
+    print(" ".join(sorted(m for m in sf.legal_moves(v, fen, []) if m.startswith("d4"))))
+"#;
+    let mut child = Command::new(python())
+        .args(["-c", script])
+        .arg(&path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {} ({e})", python().display()));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), cases.len(), "{text}");
+    let mut compared = 0;
+    for ((betza, want), line) in cases.iter().zip(&lines) {
+        let got: BTreeSet<String> = line.split_whitespace().map(str::to_owned).collect();
+        assert_eq!(&got, want, "Betza {betza}");
+        compared += got.len();
+    }
+    assert!(compared >= 1000, "too little compared: {compared} moves");
+}

@@ -12,7 +12,8 @@
 //!   `WF`; riders `R B Q` (= `WW FF KK`); a doubled atom letter rides
 //!   without limit, an atom followed by one digit `1..9` rides that far;
 //! - `m` move only, `c` capture only, both or neither: move and capture;
-//! - `n` makes a leaper lame: the squares on its path must be empty;
+//! - `n` makes the leapers `D N A Z` lame: the squares on their path must
+//!   be empty (Fairy-Stockfish has lame leapers for these four only);
 //! - directions `f b l r v s`, alone, doubled (`ff` = `f`) or combined
 //!   across the axes (`fr`, `rf`, `fs`, `lv`, …). Unlike Müller's Betza, a
 //!   single `f` on an oblique atom selects the narrow pair only (`fN` is the
@@ -101,8 +102,7 @@ impl Step {
 
     /// The squares a lame leap to `to` passes, from the mover's square
     /// outwards (Fairy-Stockfish's path: step along the axis with the larger
-    /// remaining distance, diagonally when they are equal). Empty for
-    /// one-square atoms.
+    /// remaining distance, diagonally when they are equal).
     pub fn lame_path(to: Offset) -> Vec<Offset> {
         let mut path = Vec::new();
         let mut at = Offset { dx: 0, dy: 0 };
@@ -152,6 +152,9 @@ pub enum BetzaErrorKind {
     /// `n` before a rider (Fairy-Stockfish ignores it there).
     #[error("'n' (lame) applies to leapers only, not to the rider '{0}'")]
     LameRider(char),
+    /// `n` before an atom Fairy-Stockfish has no lame leaper for.
+    #[error("'n' (lame) applies to D, N, A and Z only, not to '{0}'")]
+    LameAtom(char),
     /// A range of 0, or of more than one digit.
     #[error("range '{0}' is not a digit 1..9")]
     BadRange(String),
@@ -180,6 +183,15 @@ pub struct BetzaError {
     /// What is wrong.
     pub kind: BetzaErrorKind,
 }
+
+/// The atoms Fairy-Stockfish moves as lame leapers (`nD`, `nN`, `nA`,
+/// `nZ`); on any other atom its `n` leaves the piece without that move.
+const LAME_ATOMS: [Atom; 4] = [
+    Atom { long: 2, short: 0 },
+    Atom { long: 2, short: 1 },
+    Atom { long: 2, short: 2 },
+    Atom { long: 3, short: 2 },
+];
 
 /// The atoms a letter stands for and whether it rides by itself.
 fn atoms_of(letter: char) -> Option<(&'static [Atom], bool)> {
@@ -265,8 +277,9 @@ impl PieceMoves {
                 let reach = match (range, pending.lame) {
                     (Some(_), true) => return Err(fail(position, BetzaErrorKind::LameRider(c))),
                     (Some(range), false) => Reach::Ride(range),
-                    (None, true) if atoms.iter().any(|a| a.long > 1) => Reach::Lame,
-                    (None, _) => Reach::Leap,
+                    (None, true) if atoms.iter().all(|a| LAME_ATOMS.contains(a)) => Reach::Lame,
+                    (None, true) => return Err(fail(position, BetzaErrorKind::LameAtom(c))),
+                    (None, false) => Reach::Leap,
                 };
                 let split = atoms.len() == 1;
                 for &a in atoms {

@@ -79,10 +79,9 @@ fn lame_paths_follow_the_longer_remaining_axis() {
         [Offset { dx: -1, dy: 0 }, Offset { dx: -2, dy: 0 }]
     );
     assert!(path(1, 1).is_empty());
-    // n on a one-square atom changes nothing.
     assert_eq!(
-        PieceMoves::parse("nK").map(|m| m.steps[0].reach),
-        Ok(Reach::Leap)
+        PieceMoves::parse("nD").map(|m| m.steps[0].reach),
+        Ok(Reach::Lame)
     );
 }
 
@@ -122,6 +121,21 @@ fn unsupported_constructs_are_named_with_their_position() {
         (2, BetzaErrorKind::DanglingModifiers("mc".into()))
     );
     assert_eq!(error("nR"), (2, BetzaErrorKind::LameRider('R')));
+    // Fairy-Stockfish gives nH, nC, nG, nW, nF, nK no moves at all.
+    for (text, atom) in [
+        ("nH", 'H'),
+        ("WnC", 'C'),
+        ("nG", 'G'),
+        ("nW", 'W'),
+        ("nK", 'K'),
+    ] {
+        let position = text.len();
+        assert_eq!(
+            error(text),
+            (position, BetzaErrorKind::LameAtom(atom)),
+            "{text}"
+        );
+    }
     assert_eq!(error("W0"), (2, BetzaErrorKind::BadRange("0".into())));
     assert_eq!(error("KR12"), (3, BetzaErrorKind::BadRange("12".into())));
     assert_eq!(
