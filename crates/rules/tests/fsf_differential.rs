@@ -394,3 +394,57 @@ for line in sys.stdin:
     }
     assert!(compared >= 1000, "too little compared: {compared} moves");
 }
+
+/// The sections of `tests/fsf/model-variants.ini` that rewrite variants
+/// Fairy-Stockfish defines in code play, in Fairy-Stockfish, exactly as its
+/// built-ins: the same start and the same legal moves along a fixed walk of
+/// 40 plies (so the files are right before ajaxlab plays them); and it
+/// loads the two invented variants with the start FEN written.
+#[test]
+fn fairy_stockfish_plays_the_model_variant_files_as_its_built_ins() {
+    let script = r#"
+import sys, pyffish as sf
+sf.load_variant_config(open(sys.argv[1], encoding="utf-8").read())
+def walk(v):
+    fen, out = sf.start_fen(v), []
+    for ply in range(40):
+        moves = sorted(sf.legal_moves(v, fen, []))
+        out.append(fen + " " + ",".join(moves))
+        if not moves:
+            break
+        fen = sf.get_fen(v, fen, [moves[(ply * 7) % len(moves)]])
+    return out
+for v in ["capablanca", "gothic", "embassy", "janus", "modern", "chancellor"]:
+    a, b = walk(v), walk(v + "-ini")
+    print(v, "same" if a == b else "differ at ply %d" % next(i for i, (x, y) in enumerate(zip(a + [""], b + [""])) if x != y), len(a))
+for v in ["lamehorse", "dropwazir"]:
+    print(v, sf.start_fen(v), len(sf.legal_moves(v, sf.start_fen(v), [])))
+"#;
+    let file = repo_root().join("tests/fsf/model-variants.ini");
+    let output = Command::new(python())
+        .args(["-c", script])
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {} ({e})", python().display()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    for line in &lines[..6] {
+        assert!(line.ends_with(" same 40"), "{line}");
+    }
+    let specs = ajaxlab_rules::ini::parse_variants(
+        "model-variants.ini",
+        &std::fs::read_to_string(&file).unwrap(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for line in &lines[6..] {
+        let (name, rest) = line.split_once(' ').unwrap();
+        let spec = specs.iter().find(|s| s.name == name).unwrap();
+        assert!(rest.starts_with(spec.setup.fen()), "{line}");
+    }
+}

@@ -217,3 +217,52 @@ fn the_four_built_in_variants_written_as_a_file_match_their_definitions() {
         assert_matches_builtin(spec(&specs, variant.name()), variant);
     }
 }
+
+#[test]
+fn fairy_stockfish_s_coded_variants_and_two_invented_ones_read_as_files() {
+    let text = include_str!("../../../tests/fsf/model-variants.ini");
+    let specs = parse_variants("model-variants.ini", text).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "capablanca-ini",
+            "gothic-ini",
+            "embassy-ini",
+            "janus-ini",
+            "modern-ini",
+            "chancellor-ini",
+            "lamehorse",
+            "dropwazir"
+        ]
+    );
+    let gothic = spec(&specs, "gothic-ini");
+    assert_eq!((gothic.files, gothic.ranks), (10, 8));
+    assert_eq!(gothic.promotions, ['A', 'C', 'Q', 'R', 'B', 'N']);
+    let letters: Vec<char> = gothic.pieces.iter().map(|p| p.letter).collect();
+    assert_eq!(letters, ['N', 'B', 'R', 'Q', 'A', 'C']);
+    let embassy = spec(&specs, "embassy-ini");
+    let CastlingSpec::Castles {
+        king_side_file,
+        queen_side_file,
+        ..
+    } = embassy.castling
+    else {
+        panic!("embassy castles");
+    };
+    assert_eq!((king_side_file.char(), queen_side_file.char()), ('h', 'b'));
+    let lame = spec(&specs, "lamehorse");
+    assert!(
+        lame.pieces.iter().all(|p| p.letter != 'N'),
+        "the knight is removed"
+    );
+    let horse = lame.pieces.iter().find(|p| p.letter == 'H').unwrap();
+    assert_eq!(horse.moves.steps[0].reach, Reach::Lame);
+    assert_eq!(
+        spec(&specs, "dropwazir").hand,
+        HandSpec::Drops {
+            letter: 'W',
+            count: 2
+        }
+    );
+}

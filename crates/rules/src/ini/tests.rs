@@ -279,6 +279,14 @@ fn a_child_inherits_and_overrides_an_earlier_section() {
 }
 
 #[test]
+fn a_piece_that_takes_over_a_letter_leaves_the_promotions_as_fairy_stockfish_does() {
+    // pyffish: in [base:chess] with customPiece1 = n:NmK a pawn promotes
+    // to q, r, b only (the replaced knight's promotion goes with it).
+    let spec = parsed("[base:chess]\ncustomPiece1 = n:NmK\n");
+    assert_eq!(spec.promotions, ['Q', 'R', 'B']);
+}
+
+#[test]
 fn drops_and_gating_read_the_hand_of_the_start_fen() {
     let drops = "[v:chess]\ncustomPiece1 = f:WnN\npieceDrops = true\ndropRegionWhite = *1\n\
                  dropRegionBlack = *8\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ff] w KQkq - 0 1\n";
