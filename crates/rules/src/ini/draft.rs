@@ -248,14 +248,20 @@ impl Draft {
             });
         }
         letters.insert(letter, (e.key.clone(), e.line));
-        // As in Fairy-Stockfish, the new piece takes over its letter and slot.
-        self.remove(|p| p.letter == letter || p.key == e.key);
-        self.pieces.push(DraftPiece {
+        // As Fairy-Stockfish's add_piece: whatever piece has the letter goes,
+        // with its promotions (even this slot's own piece); a slot that only
+        // changes its letter keeps them.
+        self.remove(|p| p.letter == letter);
+        let piece = DraftPiece {
             key: e.key.clone(),
             letter,
             role,
             line: Some(e.line),
-        });
+        };
+        match self.pieces.iter_mut().find(|p| p.key == e.key) {
+            Some(slot) => *slot = piece,
+            None => self.pieces.push(piece),
+        }
         Ok(())
     }
 

@@ -280,10 +280,18 @@ fn a_child_inherits_and_overrides_an_earlier_section() {
 
 #[test]
 fn a_piece_that_takes_over_a_letter_leaves_the_promotions_as_fairy_stockfish_does() {
-    // pyffish: in [base:chess] with customPiece1 = n:NmK a pawn promotes
+    // As pyffish: in [base:chess] with customPiece1 = n:NmK a pawn promotes
     // to q, r, b only (the replaced knight's promotion goes with it).
     let spec = parsed("[base:chess]\ncustomPiece1 = n:NmK\n");
     assert_eq!(spec.promotions, ['Q', 'R', 'B']);
+    // The same for a slot declared again with its own letter; a new letter
+    // keeps the promotion.
+    assert_eq!(
+        parsed("[a:chess]\nknight = n\n").promotions,
+        ['Q', 'R', 'B']
+    );
+    let renamed = "[b:chess]\nknight = h\nstartFen = rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1\n";
+    assert_eq!(parsed(renamed).promotions, ['Q', 'R', 'B', 'H']);
 }
 
 #[test]
