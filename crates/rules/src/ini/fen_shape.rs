@@ -29,7 +29,11 @@ pub(super) fn check(
         return Err(format!("has {} fields; a start FEN has 6", fields.len()));
     };
     let (placement, hand) = match board.strip_suffix(']').and_then(|b| b.split_once('[')) {
-        Some((placement, hand)) => (placement, hand.chars().collect::<Vec<_>>()),
+        // Fairy-Stockfish writes an empty hand as [] or [-].
+        Some((placement, hand)) => (
+            placement,
+            hand.chars().filter(|&c| c != '-').collect::<Vec<_>>(),
+        ),
         None => (board, Vec::new()),
     };
     let rows: Vec<&str> = placement.split('/').collect();

@@ -312,6 +312,9 @@ fn drops_and_gating_read_the_hand_of_the_start_fen() {
             .any(|e| e.key == "dropRegionWhite" && refused(&e.kind, "first rank")),
         "{all:?}"
     );
+    let empty =
+        "[v:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1\n";
+    assert_eq!(parsed(empty).hand, HandSpec::None);
     let uneven = drops.replace("[Ff]", "[FFf]");
     assert!(matches!(one(&uneven), (6, k, IniErrorKind::StartFen { .. }) if k == "startFen"));
 }
