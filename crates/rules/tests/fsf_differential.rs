@@ -31,6 +31,29 @@ fn python() -> PathBuf {
     }
 }
 
+/// Runs the pyffish `script` with `args`, `input` on its standard input;
+/// its standard output.
+fn run_pyffish(script: &str, args: &[PathBuf], input: String) -> String {
+    let mut child = Command::new(python())
+        .args(["-c", script])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {} ({e})", python().display()));
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
 struct Job {
     variant: VariantKind,
     fen: String,
@@ -220,18 +243,11 @@ show(sys.argv[1], ["ajax-falcon", "ajax-modern-random"])
 show(sys.argv[2], ["ajaxfalcon", "ajaxrandom"])
 "#;
     let root = repo_root();
-    let output = Command::new(python())
-        .args(["-c", script])
-        .arg(root.join("configs/variants/ajaxlab.ini"))
-        .arg(root.join("tests/fsf/fsf-variants.ini"))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start {} ({e})", python().display()));
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = String::from_utf8(output.stdout).unwrap();
+    let files = [
+        root.join("configs/variants/ajaxlab.ini"),
+        root.join("tests/fsf/fsf-variants.ini"),
+    ];
+    let text = run_pyffish(script, &files, String::new());
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
     assert_eq!(
@@ -362,28 +378,8 @@ for line in sys.stdin:
     v, fen = line.rstrip("\n").split("\t")
     print(" ".join(sorted(m for m in sf.legal_moves(v, fen, []) if m.startswith("d4"))))
 "#;
-    let mut child = Command::new(python())
-        .args(["-c", script])
-        .arg(&path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {} ({e})", python().display()));
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let text = run_pyffish(script, std::slice::from_ref(&path), input);
     let _ = std::fs::remove_file(&path);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), cases.len(), "{text}");
     let mut compared = 0;
@@ -421,17 +417,7 @@ for v in ["lamehorse", "dropwazir"]:
     print(v, sf.start_fen(v), len(sf.legal_moves(v, sf.start_fen(v), [])))
 "#;
     let file = repo_root().join("tests/fsf/model-variants.ini");
-    let output = Command::new(python())
-        .args(["-c", script])
-        .arg(&file)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start {} ({e})", python().display()));
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = run_pyffish(script, std::slice::from_ref(&file), String::new());
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 8, "{text}");
     for line in &lines[..6] {
