@@ -23,7 +23,7 @@
 //!   sideways).
 //!
 //! Everything else is refused with its position: hoppers (`p`, `g`),
-//! initial moves (`i`), the `h` direction, `e` (en passant), and any
+//! initial moves (`i`), the chiral `h` directions, `e` (en passant), and any
 //! character the dialect does not know. Fairy-Stockfish skips such
 //! characters silently; a designer would rather be told.
 
@@ -221,9 +221,8 @@ fn unsupported(c: char) -> Option<&'static str> {
         'p' => "hopper",
         'g' => "grasshopper",
         'i' => "initial move",
-        'h' => "half-direction modifier",
+        'h' => "chiral direction modifier",
         'e' => "en passant capture",
-        'j' | 'o' | 'a' | 'x' | 'y' | 'u' | 'z' | 't' | 'd' | 'k' => "modifier outside the dialect",
         _ => return None,
     })
 }
