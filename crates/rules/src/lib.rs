@@ -15,9 +15,11 @@
 //! assert_eq!(pos.san(m), "e4");
 //! ```
 
+pub mod betza;
 mod bitboard;
 mod fen;
 mod game;
+pub mod ini;
 mod make;
 mod movegen;
 mod moves;
@@ -42,7 +44,7 @@ pub use pgn::{MovetextError, parse_movetext, write_movetext};
 pub use piece::{KIND_COUNT, Piece, PieceKind};
 pub use position::{CastleSide, Position};
 pub use san::SanError;
-pub use square::{ByColor, Color, File, MAX_SIDE, Rank, SQUARE_COUNT, STRIDE, Square};
+pub use square::{ByColor, Color, File, MAX_FILES, MAX_SIDE, Rank, SQUARE_COUNT, STRIDE, Square};
 pub use start::{
     AMRC_DEFAULT, AMRC_START_COUNT, CHESS960_ORTHODOX, CHESS960_START_COUNT, StartError, StartSpec,
     amrc_number, amrc_rank1, chess960_number, chess960_rank1,

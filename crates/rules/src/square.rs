@@ -12,6 +12,9 @@ use std::ops::{Index, IndexMut, Not};
 pub const STRIDE: u8 = 11;
 /// Largest number of files or ranks a board may have.
 pub const MAX_SIDE: u8 = 11;
+/// Largest number of files a variant's board may have (one fewer than the
+/// frame's [`STRIDE`]).
+pub const MAX_FILES: u8 = 10;
 /// Number of square indices in the frame.
 pub const SQUARE_COUNT: usize = (STRIDE as usize) * (MAX_SIDE as usize);
 

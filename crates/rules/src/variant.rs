@@ -3,7 +3,7 @@
 //! variant adds a definition, not a code path.
 
 use crate::piece::PieceKind;
-use crate::square::{File, MAX_SIDE};
+use crate::square::{File, MAX_FILES, MAX_SIDE};
 use crate::tables::Tables;
 use std::fmt;
 use std::sync::OnceLock;
@@ -263,7 +263,7 @@ pub struct Variant {
 impl Variant {
     fn build(def: VariantDef) -> Variant {
         assert!(
-            def.width <= 10 && def.height <= MAX_SIDE,
+            def.width <= MAX_FILES && def.height <= MAX_SIDE,
             "board too large for the frame"
         );
         let tables = Tables::build(&def);
