@@ -20,7 +20,7 @@ impl From<CoordinatorError> for Status {
     }
 }
 
-fn check_header(header: Option<&v1::Header>) -> Result<(), Status> {
+pub(crate) fn check_header(header: Option<&v1::Header>) -> Result<(), Status> {
     match header {
         None => Err(Status::invalid_argument(
             "header: missing (it carries the protocol version)",
@@ -41,19 +41,39 @@ pub fn authenticate(
     scope: Scope,
 ) -> impl Fn(Request<()>) -> Result<Request<()>, Status> + Clone {
     move |request: Request<()>| {
-        let token = request
-            .metadata()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(|| Status::unauthenticated("missing 'authorization: Bearer TOKEN'"))?;
-        match coordinator.token_scope(token) {
-            None => Err(Status::unauthenticated("unknown token")),
-            Some(s) if s != scope => Err(Status::permission_denied(format!(
-                "a {s:?} token cannot call {scope:?} services"
-            ))),
-            Some(_) => Ok(request),
-        }
+        check_scope(
+            &coordinator,
+            request.metadata(),
+            scope,
+            &format!("{scope:?} services"),
+        )?;
+        Ok(request)
+    }
+}
+
+/// Admits a request whose bearer token has `scope`; `what` names what it
+/// calls in the refusal.
+///
+/// # Errors
+/// `UNAUTHENTICATED` without a known token, `PERMISSION_DENIED` for a
+/// token of another scope.
+pub fn check_scope(
+    coordinator: &Coordinator,
+    metadata: &tonic::metadata::MetadataMap,
+    scope: Scope,
+    what: &str,
+) -> Result<(), Status> {
+    let token = metadata
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(|| Status::unauthenticated("missing 'authorization: Bearer TOKEN'"))?;
+    match coordinator.token_scope(token) {
+        None => Err(Status::unauthenticated("unknown token")),
+        Some(s) if s != scope => Err(Status::permission_denied(format!(
+            "a {s:?} token cannot call {what}"
+        ))),
+        Some(_) => Ok(()),
     }
 }
 
