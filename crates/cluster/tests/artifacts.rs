@@ -142,3 +142,73 @@ async fn wrong_hash_over_limit_and_worker_token_are_refused_and_nothing_is_store
     );
     served.stop().await;
 }
+
+/// A UCI engine (a shell script) that answers `readyok` only once its
+/// `VariantPath` names a file holding `[shipped]`.
+const ENGINE: &str = "#!/bin/sh\nvp=\nwhile read -r line; do\n  case \"$line\" in\n    uci) printf 'id name shipped\\nuciok\\n' ;;\n    'setoption name VariantPath value '*) vp=\"${line#setoption name VariantPath value }\" ;;\n    isready) grep -q '^\\[shipped\\]' \"$vp\" && echo readyok ;;\n    quit) exit 0 ;;\n  esac\ndone\n";
+
+#[tokio::test]
+async fn a_worker_runs_a_uci_player_from_its_fetched_copies() {
+    use ajaxlab_arena::player::{UciPlayer, UciPlayerConfig};
+    use ajaxlab_cluster::artifacts::shipped::{Shipped, localize};
+
+    let (_state, c, served) = start(None).await;
+    let source = temp_dir("shipped-src");
+    std::fs::create_dir_all(&source).unwrap();
+    let (engine, ini) = (source.join("engine.sh"), source.join("variants.ini"));
+    std::fs::write(&engine, ENGINE).unwrap();
+    std::fs::write(&ini, "[shipped]\n").unwrap();
+    let mut operator = client(&served, &c, Scope::Operator);
+    let binary = upload(&mut operator, &engine).await.unwrap().hash;
+    let file = upload(&mut operator, &ini).await.unwrap().hash;
+    // The worker has neither path: it runs what it fetched.
+    std::fs::remove_dir_all(&source).unwrap();
+    let mut player = UciPlayerConfig {
+        name: "shipped".into(),
+        command: engine.clone(),
+        args: vec![],
+        options: vec![("VariantPath".into(), ini.display().to_string())],
+        variant: ajaxlab_rules::VariantKind::Chess,
+        startup_timeout: Duration::from_secs(10),
+        move_timeout: Duration::from_secs(10),
+    };
+    let unusable = UciPlayer::start(player.clone()).err().unwrap();
+    assert!(unusable.to_string().contains("engine.sh"), "{unusable}");
+
+    let cache_dir = temp_dir("shipped-cache");
+    let cache = ArtifactCache::open(&cache_dir, 1 << 20).unwrap();
+    let shipped = Shipped {
+        binary: Some(binary),
+        option_files: vec![("VariantPath".into(), file)],
+    };
+    let mut worker = client(&served, &c, Scope::Worker);
+    localize(&mut player, &shipped, &mut worker, &cache)
+        .await
+        .unwrap();
+    assert_eq!(player.command, cache_dir.join(binary.to_string()));
+    assert_eq!(
+        player.options[0].1,
+        cache_dir.join(file.to_string()).display().to_string()
+    );
+    let started = tokio::task::spawn_blocking(move || UciPlayer::start(player).map(|_| ()));
+    started.await.unwrap().unwrap();
+
+    let unset = Shipped {
+        binary: None,
+        option_files: vec![("Book".into(), file)],
+    };
+    let mut other = UciPlayerConfig {
+        name: "no-book".into(),
+        command: engine,
+        args: vec![],
+        options: vec![],
+        variant: ajaxlab_rules::VariantKind::Chess,
+        startup_timeout: Duration::from_secs(1),
+        move_timeout: Duration::from_secs(1),
+    };
+    let e = localize(&mut other, &unset, &mut worker, &cache)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("option Book ships file"), "{e}");
+    served.stop().await;
+}

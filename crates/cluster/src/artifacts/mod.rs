@@ -4,16 +4,18 @@
 //! The coordinator keeps each once under its state directory
 //! ([`ArtifactStore`]); an operator uploads them and a worker fetches what
 //! it lacks into a bounded cache ([`ArtifactCache`], least recently used
-//! out). Both land bytes the same way ([`landing`]): into a temporary file,
+//! out). Both land bytes the same way ([`Landing`]): into a temporary file,
 //! counted against the stated size and hashed as they come, synced and
 //! renamed into place only when the hash matches, so that nothing but a
 //! complete, verified artifact is ever under its name. [`service`] is the
-//! gRPC adapter, [`client`] the operator's and worker's side of it.
+//! gRPC adapter, [`client`] the operator's and worker's side of it, and
+//! [`shipped`] runs a UCI player from its fetched copies.
 
 pub mod cache;
 pub mod client;
 mod landing;
 pub mod service;
+pub mod shipped;
 pub mod store;
 
 pub use cache::ArtifactCache;
