@@ -2,14 +2,13 @@
 //! uploading the files a campaign names, and fetching an artifact into a
 //! worker's cache.
 
-use super::service::CHUNK_BYTES;
+use super::chunks::send_chunks;
 use super::{ArtifactCache, ArtifactError, ArtifactHash, hash_file};
 use crate::worker::Auth;
 use ajaxlab_arena::config::PlayerFile;
 use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use serde::Deserialize;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use tokio_stream::StreamExt;
 use tonic::service::interceptor::InterceptedService;
@@ -63,32 +62,15 @@ pub async fn upload_as(
     let mut file = std::fs::File::open(path).map_err(read(path))?;
     let (tx, rx) = tokio::sync::mpsc::channel(4);
     let owned = path.to_owned();
-    let reader = tokio::task::spawn_blocking(move || -> Result<(), ArtifactError> {
-        let mut buffer = vec![0u8; CHUNK_BYTES];
-        let mut first = true;
-        loop {
-            let n = file.read(&mut buffer).map_err(read(&owned))?;
-            if n == 0 && !first {
-                return Ok(());
-            }
-            let chunk = v1::ArtifactChunk {
-                header: first.then_some(v1::Header {
-                    protocol_version: PROTOCOL_VERSION,
-                }),
-                sha256: if first {
-                    hash.to_string()
-                } else {
-                    String::new()
-                },
-                size: if first { size } else { 0 },
-                data: buffer[..n].to_vec(),
-            };
-            first = false;
-            // A closed channel: the coordinator answered (or failed) early.
-            if tx.blocking_send(chunk).is_err() || n == 0 {
-                return Ok(());
-            }
-        }
+    let reader = tokio::task::spawn_blocking(move || {
+        let header = Some(v1::Header {
+            protocol_version: PROTOCOL_VERSION,
+        });
+        // A closed channel: the coordinator answered (or failed) early.
+        send_chunks(&mut file, hash, size, header, |c| {
+            tx.blocking_send(c).is_ok()
+        })
+        .map_err(read(&owned))
     });
     let answer = client
         .upload_artifact(tokio_stream::wrappers::ReceiverStream::new(rx))

@@ -12,6 +12,7 @@
 //! [`shipped`] runs a UCI player from its fetched copies.
 
 pub mod cache;
+mod chunks;
 pub mod client;
 mod landing;
 pub mod service;
@@ -19,6 +20,7 @@ pub mod shipped;
 pub mod store;
 
 pub use cache::ArtifactCache;
+pub use chunks::CHUNK_BYTES;
 pub use landing::Landing;
 pub use store::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
 

@@ -2,18 +2,15 @@
 //! [`super::ArtifactStore`]: uploads take an operator token, fetches a
 //! worker token (checked per call: one service, two scopes).
 
+use super::chunks::send_chunks;
 use super::{ArtifactError, ArtifactHash, Landing};
-use crate::coordinator::service::{check_header, check_scope};
+use crate::coordinator::service::{blocking, check_header, check_scope};
 use crate::coordinator::{Coordinator, Scope};
 use ajaxlab_proto::v1::{self, artifacts_server};
-use std::io::Read;
 use std::pin::Pin;
 use std::sync::Arc;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
-
-/// Bytes per chunk sent (well under gRPC's default 4 MiB message limit).
-pub const CHUNK_BYTES: usize = 1024 * 1024;
 
 impl From<ArtifactError> for Status {
     fn from(e: ArtifactError) -> Status {
@@ -30,16 +27,6 @@ impl From<ArtifactError> for Status {
             | ArtifactError::Io { .. } => Status::internal(message),
         }
     }
-}
-
-/// Runs file work off the async threads.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, ArtifactError> + Send + 'static,
-) -> Result<T, Status> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| Status::internal(e.to_string()))?
-        .map_err(Status::from)
 }
 
 /// The artifact service of a coordinator.
@@ -111,33 +98,11 @@ impl artifacts_server::Artifacts for ArtifactService {
             std::fs::File::open(&path).map_err(|e| Status::from(ArtifactError::io(&path)(e)))?;
         let (tx, rx) = tokio::sync::mpsc::channel(4);
         tokio::task::spawn_blocking(move || {
-            let mut first = true;
-            let mut buffer = vec![0u8; CHUNK_BYTES];
-            loop {
-                let n = match file.read(&mut buffer) {
-                    Ok(n) => n,
-                    Err(e) => {
-                        let _ = tx.blocking_send(Err(ArtifactError::io(&path)(e).into()));
-                        return;
-                    }
-                };
-                if n == 0 && !first {
-                    return;
-                }
-                let chunk = v1::ArtifactChunk {
-                    header: None,
-                    sha256: if first {
-                        hash.to_string()
-                    } else {
-                        String::new()
-                    },
-                    size: if first { size } else { 0 },
-                    data: buffer[..n].to_vec(),
-                };
-                first = false;
-                if tx.blocking_send(Ok(chunk)).is_err() || n == 0 {
-                    return;
-                }
+            let sent = send_chunks(&mut file, hash, size, None, |c| {
+                tx.blocking_send(Ok(c)).is_ok()
+            });
+            if let Err(e) = sent {
+                let _ = tx.blocking_send(Err(ArtifactError::io(&path)(e).into()));
             }
         });
         Ok(Response::new(Box::pin(

@@ -77,14 +77,14 @@ pub fn check_scope(
     }
 }
 
-/// Runs blocking coordinator work off the async threads.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, CoordinatorError> + Send + 'static,
+/// Runs blocking coordinator (or artifact store) work off the async threads.
+pub(crate) async fn blocking<T: Send + 'static, E: Into<Status> + Send + 'static>(
+    f: impl FnOnce() -> Result<T, E> + Send + 'static,
 ) -> Result<T, Status> {
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| Status::internal(e.to_string()))?
-        .map_err(Status::from)
+        .map_err(Into::into)
 }
 
 /// The worker-facing service.
