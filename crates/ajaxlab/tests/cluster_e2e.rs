@@ -459,3 +459,68 @@ fn sigterm_makes_a_worker_release_its_unit_and_exit_cleanly() {
         "the unit went back at once: {metrics}"
     );
 }
+
+/// Files in the coordinator's artifact store.
+fn stored_artifacts(state: &Path) -> Vec<Vec<u8>> {
+    let mut files: Vec<Vec<u8>> = std::fs::read_dir(state.join("artifacts/sha256"))
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn campaign_create_uploads_the_engine_and_its_files_and_refuses_a_missing_one() {
+    let state = temp_dir("artifacts");
+    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
+    let (_coord, addr) = coordinator(&state, "127.0.0.1:0");
+    let url = format!("http://{addr}");
+    let dir = temp_dir("artifact-files");
+    let engine = dir.join("engine.sh");
+    std::fs::write(&engine, "#!/bin/sh\necho uciok\n").unwrap();
+    let ini = dir.join("variants.ini");
+    std::fs::write(&ini, "[ajax-falcon:chess]\n").unwrap();
+    let file = |name: &str, path: &Path| {
+        let f = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &f,
+            format!(
+                "variant = \"ajax-falcon\"\ngames = 2\n[campaign]\nname = \"{name}\"\n\
+                 [[players]]\nengine = \"builtin\"\n\
+                 [[players]]\nengine = \"uci\"\npath = \"{}\"\noptions = {{ VariantPath = \"{}\", Hash = 16 }}\n",
+                path.display(),
+                ini.display()
+            ),
+        )
+        .unwrap();
+        f
+    };
+
+    let missing = file("missing", &dir.join("no-such-engine"));
+    let out = operator(&url, &op, &["create", missing.to_str().unwrap()]);
+    assert!(
+        out.contains("players[1].path") && out.contains("no-such-engine' is not a file"),
+        "{out}"
+    );
+    let good = file("good", &engine);
+    let out = operator(&url, &worker_token, &["create", good.to_str().unwrap()]);
+    assert!(
+        out.contains("PermissionDenied") && out.contains("UploadArtifact"),
+        "{out}"
+    );
+    assert!(stored_artifacts(&state).is_empty());
+
+    let out = operator(&url, &op, &["create", good.to_str().unwrap()]);
+    assert!(
+        out.contains("players[1].path") && out.contains(", uploaded"),
+        "{out}"
+    );
+    assert!(out.contains("players[1].options.VariantPath"), "{out}");
+    let mut expected = vec![
+        std::fs::read(&engine).unwrap(),
+        std::fs::read(&ini).unwrap(),
+    ];
+    expected.sort();
+    assert_eq!(stored_artifacts(&state), expected);
+}

@@ -20,5 +20,5 @@ pub mod runner;
 pub mod tc;
 
 pub use config::{ConfigError, MatchConfig, MatchFile, Overrides};
-pub use runner::{MatchSummary, Progress, run_match};
+pub use runner::{MatchSummary, Progress, run_match, run_sprt_match};
 pub use tc::TimeControl;

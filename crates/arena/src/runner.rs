@@ -7,7 +7,7 @@ use crate::live::LiveStats;
 use crate::pgn::game_pgn;
 use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer};
 use crate::referee::{GameSpec, play_game};
-use ajaxlab_stats::{RandomSource, SplitMix64};
+use ajaxlab_stats::{LlrBounds, Pentanomial, RandomSource, SplitMix64, Sprt, SprtError, Status};
 use ajaxlab_store::{FileMetadata, GameRecord, StoreError, write_games};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -37,6 +37,9 @@ pub enum MatchError {
     /// The output directory holds games already.
     #[error(transparent)]
     Out(#[from] OutError),
+    /// The SPRT cannot judge the results (bounds no distribution attains).
+    #[error("SPRT: {0}")]
+    Sprt(#[from] SprtError),
     /// The output directory.
     #[error("{path}: {source}")]
     Io {
@@ -56,6 +59,20 @@ pub struct MatchSummary {
     pub files: Vec<PathBuf>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Where the SPRT of [`run_sprt_match`] decided (`None` without a test
+    /// or a verdict); pairs in flight then finish after it.
+    pub sprt_stop: Option<SprtStop>,
+}
+
+/// The moment an SPRT crossed a bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtStop {
+    /// Pairs counted.
+    pub pairs: u64,
+    /// The LLR then.
+    pub llr: f64,
+    /// The bounds in force then (Wald's, overshoot-corrected).
+    pub bounds: LlrBounds,
 }
 
 /// How progress is shown.
@@ -137,11 +154,37 @@ fn param_names() -> Vec<&'static str> {
 /// [`MatchError`] if the output directory holds games, a player cannot be
 /// used or results cannot be written.
 pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummary, MatchError> {
+    play_into_new_directory(config, progress, None)
+}
+
+/// Runs the match as [`run_match`] does, but stops handing out pairs once
+/// `sprt` decides: it is fed the cumulative pentanomial counts as each pair
+/// finishes (Fishtest's model). Pairs already in flight are finished,
+/// stored and fed too, so that the test's last update covers every stored
+/// game; its verdict stays the one reached at the crossing.
+///
+/// # Errors
+/// As [`run_match`], and [`MatchError::Sprt`] before any game if the test
+/// cannot judge counts at all.
+pub fn run_sprt_match(
+    config: &MatchConfig,
+    progress: Progress,
+    sprt: &mut Sprt,
+) -> Result<MatchSummary, MatchError> {
+    sprt.update(Pentanomial::default())?;
+    play_into_new_directory(config, progress, Some(sprt))
+}
+
+fn play_into_new_directory(
+    config: &MatchConfig,
+    progress: Progress,
+    sprt: Option<&mut Sprt>,
+) -> Result<MatchSummary, MatchError> {
     if holds_games(&config.out) {
         return Err(OutError::HoldsGames(config.out.clone()).into());
     }
     let created = !config.out.exists();
-    let result = create_and_play(config, progress);
+    let result = create_and_play(config, progress, sprt);
     if result.is_err() && created {
         // Only an empty directory goes: `remove_dir` refuses any other.
         let _ = std::fs::remove_dir(&config.out);
@@ -149,7 +192,11 @@ pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummar
     result
 }
 
-fn create_and_play(config: &MatchConfig, progress: Progress) -> Result<MatchSummary, MatchError> {
+fn create_and_play(
+    config: &MatchConfig,
+    progress: Progress,
+    mut sprt: Option<&mut Sprt>,
+) -> Result<MatchSummary, MatchError> {
     let never = Arc::new(AtomicBool::new(false));
     // Fail before any game if a player cannot play.
     for p in &config.players {
@@ -177,12 +224,14 @@ fn create_and_play(config: &MatchConfig, progress: Progress) -> Result<MatchSumm
     let log_lines = progress == Progress::Auto && !std::io::stderr().is_terminal();
 
     let next_pair = AtomicU64::new(0);
+    let decided = AtomicBool::new(false);
     let (tx, rx) = channel::<Result<[GameRecord; 2], MatchError>>();
     let threads = config
         .concurrency
         .min(usize::try_from(config.pairs).unwrap_or(usize::MAX))
         .max(1);
     let mut stats = LiveStats::default();
+    let mut sprt_stop = None;
     let mut files = Vec::new();
     let mut pending: Vec<GameRecord> = Vec::new();
     let mut all_for_pgn: Vec<GameRecord> = Vec::new();
@@ -193,6 +242,7 @@ fn create_and_play(config: &MatchConfig, progress: Progress) -> Result<MatchSumm
         for _ in 0..threads {
             let tx = tx.clone();
             let next_pair = &next_pair;
+            let decided = &decided;
             let never = &never;
             scope.spawn(move || {
                 let made = (|| {
@@ -208,7 +258,7 @@ fn create_and_play(config: &MatchConfig, progress: Progress) -> Result<MatchSumm
                         return;
                     }
                 };
-                loop {
+                while !decided.load(Ordering::Relaxed) {
                     let pair = next_pair.fetch_add(1, Ordering::Relaxed);
                     if pair >= config.pairs {
                         break;
@@ -223,6 +273,17 @@ fn create_and_play(config: &MatchConfig, progress: Progress) -> Result<MatchSumm
         for message in rx {
             let games = message?;
             stats.add_pair(&games[0], &games[1]);
+            if let Some(sprt) = sprt.as_deref_mut()
+                && sprt.update(stats.pentanomial)? != Status::Continue
+                && sprt_stop.is_none()
+            {
+                sprt_stop = Some(SprtStop {
+                    pairs: stats.pentanomial.pairs(),
+                    llr: sprt.llr(),
+                    bounds: sprt.effective_bounds(),
+                });
+                decided.store(true, Ordering::Relaxed);
+            }
             bar.inc(2);
             bar.set_message(format!("{stats}"));
             if log_lines
@@ -264,6 +325,7 @@ fn create_and_play(config: &MatchConfig, progress: Progress) -> Result<MatchSumm
         stats,
         files,
         elapsed: started.elapsed(),
+        sprt_stop,
     })
 }
 

@@ -3,6 +3,7 @@
 //! never loses or double-counts one; the workers that play for it; and the
 //! one-process form, `ajaxlab campaign run`, with an embedded coordinator.
 
+pub mod artifacts;
 pub mod campaign;
 pub mod convert;
 pub mod coordinator;

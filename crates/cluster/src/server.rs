@@ -1,7 +1,9 @@
 //! Serving the coordinator's gRPC services on a listener.
 
+use crate::artifacts::service::ArtifactService;
 use crate::coordinator::service::{OperatorService, WorkerService, authenticate};
 use crate::coordinator::{Coordinator, Scope};
+use ajaxlab_proto::v1::artifacts_server::ArtifactsServer;
 use ajaxlab_proto::v1::operator_server::OperatorServer;
 use ajaxlab_proto::v1::worker_server::WorkerServer;
 use std::future::Future;
@@ -10,7 +12,7 @@ use std::sync::Arc;
 /// Largest message accepted (a unit's games).
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
-/// Serves both services, and the standard gRPC health service (for
+/// Serves the worker, operator and artifact services, and the standard gRPC health service (for
 /// Kubernetes probes, unauthenticated), on `listener` until `shutdown` completes.
 ///
 /// # Errors
@@ -47,6 +49,8 @@ pub async fn serve_tls(
     let operator = OperatorServer::new(OperatorService(Arc::clone(&coordinator)));
     let worker_auth = authenticate(Arc::clone(&coordinator), Scope::Worker);
     let operator_auth = authenticate(Arc::clone(&coordinator), Scope::Operator);
+    // Tokens are checked per call: uploads take an operator's, fetches a worker's.
+    let artifacts = ArtifactsServer::new(ArtifactService(Arc::clone(&coordinator)));
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<WorkerServer<WorkerService>>().await;
     health
@@ -68,6 +72,7 @@ pub async fn serve_tls(
             operator,
             operator_auth,
         ))
+        .add_service(artifacts)
         // Without TCP_NODELAY, Nagle's algorithm meets the client's delayed
         // ACKs and small answers wait about 40 ms.
         .serve_with_incoming_shutdown(

@@ -1,5 +1,5 @@
 //! ajaxlab's wire contract (`proto/ajaxlab/v1/ajaxlab.proto`): the generated
-//! message types and the `Worker` and `Operator` gRPC services.
+//! message types and the `Worker`, `Operator` and `Artifacts` gRPC services.
 
 #![allow(missing_docs, unreachable_pub, clippy::all, reason = "generated code")]
 

@@ -4,11 +4,13 @@
 
 use ajaxlab_arena::ConfigError;
 use ajaxlab_arena::limits::check;
+use ajaxlab_cluster::artifacts::client::{campaign_files, upload};
 use ajaxlab_cluster::coordinator::CampaignState;
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
 use ajaxlab_cluster::sprt_text::{llr_text, sprt_state};
 use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
+use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use anyhow::{Context, bail};
@@ -42,12 +44,16 @@ struct CoordinatorFile {
     tls_cert: Option<PathBuf>,
     /// TLS private key (PEM).
     tls_key: Option<PathBuf>,
+    /// Largest engine artifact taken, MiB (default 256).
+    max_artifact_mb: Option<u64>,
 }
 
 /// `lease_seconds` of a coordinator file: how long a lease lasts unrenewed.
 const LEASE_SECONDS: RangeInclusive<u64> = 5..=3_600;
 /// `unit_seconds` of a coordinator file: the play a unit is sized to.
 const UNIT_SECONDS: RangeInclusive<u64> = 1..=86_400;
+/// `max_artifact_mb` of a coordinator file: the largest engine artifact.
+const MAX_ARTIFACT_MB: RangeInclusive<u64> = 1..=65_536;
 
 impl CoordinatorFile {
     /// The lease (default 60 s) and, if set, the unit duration, each in
@@ -351,10 +357,16 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
         }
         None => CoordinatorFile::default(),
     };
-    let (lease, unit_duration) = file.durations().with_context(|| {
-        let path = args.config.as_deref().unwrap_or(Path::new("-"));
-        format!("coordinator file {}", path.display())
-    })?;
+    let file_name = format!(
+        "coordinator file {}",
+        args.config.as_deref().unwrap_or(Path::new("-")).display()
+    );
+    let (lease, unit_duration) = file.durations().with_context(|| file_name.clone())?;
+    let artifact_mb = file
+        .max_artifact_mb
+        .map(|mb| check("max_artifact_mb", mb, &MAX_ARTIFACT_MB))
+        .transpose()
+        .with_context(|| file_name.clone())?;
     let listen = args
         .listen
         .or(file.listen)
@@ -379,6 +391,9 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
         let mut coordinator = Coordinator::open(&state_dir, lease, signature)?;
         if let Some(duration) = unit_duration {
             coordinator.set_unit_duration(duration);
+        }
+        if let Some(mb) = artifact_mb {
+            coordinator.set_artifact_limit(mb * 1024 * 1024);
         }
         let coordinator = Arc::new(coordinator);
         let listener = tokio::net::TcpListener::bind(listen)
@@ -567,24 +582,7 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
             }
             return Ok(ExitCode::SUCCESS);
         }
-        CampaignAction::Create { file, remote } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("reading {}", file.display()))?;
-            return operator(&remote, |mut client| async move {
-                for c in client
-                    .create_campaign(v1::CreateCampaignRequest {
-                        header: header(),
-                        config_toml: text,
-                    })
-                    .await?
-                    .into_inner()
-                    .campaigns
-                {
-                    print_campaign(&c);
-                }
-                Ok(())
-            });
-        }
+        CampaignAction::Create { file, remote } => return create_campaign(&file, &remote),
         CampaignAction::List { remote } => {
             return operator(&remote, |mut client| async move {
                 for c in client
@@ -646,22 +644,70 @@ where
     F: FnOnce(OperatorChannel) -> Fut,
     Fut: std::future::Future<Output = Result<(), tonic::Status>>,
 {
-    let token = read_token(&remote.token_file)?;
     runtime()?.block_on(async {
-        let ca = read_ca(remote.tls_ca.as_ref())?;
-        let channel = ajaxlab_cluster::worker::endpoint(&remote.coordinator, ca.as_deref())
-            .map_err(anyhow::Error::msg)?
-            .connect()
-            .await
-            .with_context(|| format!("connecting to {}", remote.coordinator))?;
-        let value = format!("Bearer {token}")
-            .parse()
-            .context("the token has characters a header cannot carry")?;
-        let client =
-            OperatorClient::with_interceptor(channel, ajaxlab_cluster::worker::Auth::new(value));
-        f(client)
+        let (channel, auth) = connect(remote).await?;
+        f(OperatorClient::with_interceptor(channel, auth))
             .await
             .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// A channel to the coordinator and the operator token to send on it.
+async fn connect(
+    remote: &Remote,
+) -> anyhow::Result<(tonic::transport::Channel, ajaxlab_cluster::worker::Auth)> {
+    let token = read_token(&remote.token_file)?;
+    let ca = read_ca(remote.tls_ca.as_ref())?;
+    let channel = ajaxlab_cluster::worker::endpoint(&remote.coordinator, ca.as_deref())
+        .map_err(anyhow::Error::msg)?
+        .connect()
+        .await
+        .with_context(|| format!("connecting to {}", remote.coordinator))?;
+    let value = format!("Bearer {token}")
+        .parse()
+        .context("the token has characters a header cannot carry")?;
+    Ok((channel, ajaxlab_cluster::worker::Auth::new(value)))
+}
+
+/// `ajaxlab campaign create`: uploads the engines and files the campaign
+/// names (all found first, so a missing one stores nothing), then creates it.
+fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let files = campaign_files(&text).with_context(|| file.display().to_string())?;
+    runtime()?.block_on(async {
+        let (channel, auth) = connect(remote).await?;
+        let mut artifacts = ArtifactsClient::with_interceptor(channel.clone(), auth.clone());
+        for f in &files {
+            let up = upload(&mut artifacts, &f.path)
+                .await
+                .with_context(|| format!("{}: uploading {}", f.key, f.path.display()))?;
+            println!(
+                "{} {}: sha256 {} ({} bytes){}",
+                f.key,
+                f.path.display(),
+                up.hash,
+                up.size,
+                if up.already_stored {
+                    ", stored already"
+                } else {
+                    ", uploaded"
+                }
+            );
+        }
+        let campaigns = OperatorClient::with_interceptor(channel, auth)
+            .create_campaign(v1::CreateCampaignRequest {
+                header: header(),
+                config_toml: text,
+            })
+            .await
+            .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))?
+            .into_inner()
+            .campaigns;
+        for c in &campaigns {
+            print_campaign(c);
+        }
         Ok(ExitCode::SUCCESS)
     })
 }

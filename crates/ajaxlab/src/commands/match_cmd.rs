@@ -1,8 +1,13 @@
 //! `ajaxlab match`: a match between two players from a TOML config, with
-//! the common settings as flags that override it.
+//! the common settings as flags that override it; with `--sprt` it stops
+//! at the test's verdict.
 
+use super::sprt_args::{SprtArgs, llr_line};
 use ajaxlab_arena::config::{OutChoice, directory_for_new_games, read_match_file};
-use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, run_match};
+use ajaxlab_arena::{
+    MatchConfig, MatchFile, MatchSummary, Overrides, Progress, run_match, run_sprt_match,
+};
+use ajaxlab_stats::{Sprt, Status};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,7 +21,8 @@ pub(crate) struct MatchArgs {
     #[arg(long)]
     variant: Option<String>,
     /// Games to play, an even number: each opening is played twice, colours swapped.
-    #[arg(long)]
+    /// With --sprt, the most games played if no bound is crossed first.
+    #[arg(long, verbatim_doc_comment)]
     games: Option<u64>,
     /// Games at once (default: all cores).
     #[arg(long)]
@@ -46,9 +52,13 @@ pub(crate) struct MatchArgs {
     /// No progress bar or log lines.
     #[arg(long)]
     quiet: bool,
+    /// Stop when the SPRT crosses a bound (pentanomial counts, checked as each pair finishes).
+    #[command(flatten)]
+    sprt: SprtArgs,
 }
 
 pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let mut sprt = args.sprt.sprt()?;
     let file = match &args.config {
         Some(path) => read_match_file(path)?,
         None => MatchFile::default(),
@@ -90,7 +100,10 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     } else {
         Progress::Auto
     };
-    let summary = run_match(&config, progress)?;
+    let summary = match sprt.as_mut() {
+        Some(sprt) => run_sprt_match(&config, progress, sprt)?,
+        None => run_match(&config, progress)?,
+    };
     let games = summary.stats.games();
     println!(
         "{} vs {}: {}",
@@ -101,8 +114,35 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         summary.elapsed.as_secs_f64(),
         games as f64 * 3600.0 / summary.elapsed.as_secs_f64().max(1e-9)
     );
+    if let Some(sprt) = &sprt {
+        println!("{}", verdict_line(sprt, &summary));
+        println!("{}", llr_line(sprt, sprt.bounds()));
+    }
     for f in &summary.files {
         println!("wrote {}", f.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `SPRT  H1 accepted after 12 pairs: LLR 2.91 above 2.83 (the
+/// overshoot-corrected bound); 13 pairs played`, or that no bound was
+/// crossed before the cap.
+fn verdict_line(sprt: &Sprt, summary: &MatchSummary) -> String {
+    let played = summary.stats.pentanomial.pairs();
+    match (sprt.status(), summary.sprt_stop) {
+        (Status::Continue, _) | (_, None) => {
+            format!("SPRT  no bound crossed in {played} pairs (the cap: --games)")
+        }
+        (verdict, Some(stop)) => {
+            let (side, bound) = if verdict == Status::AcceptH1 {
+                ("above", stop.bounds.upper)
+            } else {
+                ("below", stop.bounds.lower)
+            };
+            format!(
+                "SPRT  {verdict} after {} pairs: LLR {:.3} {side} {bound:.3} (the overshoot-corrected bound); {played} pairs played, those in flight finished and counted below",
+                stop.pairs, stop.llr
+            )
+        }
+    }
 }

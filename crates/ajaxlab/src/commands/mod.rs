@@ -11,6 +11,7 @@ mod params;
 mod perft;
 mod position_args;
 mod report;
+mod sprt_args;
 mod stats;
 mod tune;
 mod uci;

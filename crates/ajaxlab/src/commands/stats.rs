@@ -3,7 +3,8 @@
 //! counts in the forms cutechess-cli and Fishtest print.
 
 use super::counts_text;
-use ajaxlab_stats::{Counts, EloModel, Pentanomial, Sprt, SprtConfig};
+use super::sprt_args::{SprtArgs, llr_line};
+use ajaxlab_stats::{Counts, Pentanomial};
 use anyhow::{Context, bail};
 use std::process::ExitCode;
 
@@ -24,18 +25,8 @@ pub(crate) struct StatsArgs {
     /// Fishtest's counts, as shown: "W: 120 L: 80 D: 200" (a pasted "Ptnml(0-2): …" is used instead).
     #[arg(long)]
     fishtest: Option<String>,
-    /// SPRT bounds elo0,elo1 (negative bounds as written: --sprt -1.75,0.25).
-    #[arg(long, allow_hyphen_values = true)]
-    sprt: Option<String>,
-    /// SPRT false-positive rate.
-    #[arg(long, default_value_t = 0.05, requires = "sprt")]
-    alpha: f64,
-    /// SPRT false-negative rate.
-    #[arg(long, default_value_t = 0.05, requires = "sprt")]
-    beta: f64,
-    /// SPRT model: normalized (Fishtest's default) or logistic.
-    #[arg(long, default_value = "normalized", requires = "sprt")]
-    model: String,
+    #[command(flatten)]
+    sprt: SprtArgs,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -97,39 +88,10 @@ pub(crate) fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         format!("LOS   {:.2}%", elo.los * 100.0),
         format!("games {} ({})", counts.games(), counts_line(&counts)),
     ];
-    if let Some(bounds) = &args.sprt {
-        let (e0, e1) = bounds
-            .split_once(',')
-            .with_context(|| format!("--sprt '{bounds}': expected elo0,elo1"))?;
-        let elo0: f64 = e0
-            .trim()
-            .parse()
-            .with_context(|| format!("--sprt: '{e0}' is not a number"))?;
-        let elo1: f64 = e1
-            .trim()
-            .parse()
-            .with_context(|| format!("--sprt: '{e1}' is not a number"))?;
-        let model = match args.model.as_str() {
-            "normalized" => EloModel::Normalized,
-            "logistic" => EloModel::Logistic,
-            other => bail!("--model '{other}': expected normalized or logistic"),
-        };
-        let config = SprtConfig {
-            alpha: args.alpha,
-            beta: args.beta,
-            ..SprtConfig::new(elo0, elo1, model)
-        };
-        let mut sprt =
-            Sprt::new(config).map_err(|e| anyhow::anyhow!("--sprt/--alpha/--beta: {e}"))?;
+    if let Some(mut sprt) = args.sprt.sprt()? {
         let status = sprt.update(counts).context("SPRT")?;
         let b = sprt.bounds();
-        lines.push(format!(
-            "LLR   {:.3} ({:.3}, {:.3}) [{elo0}, {elo1}] {}: {status}",
-            sprt.llr(),
-            b.lower,
-            b.upper,
-            args.model
-        ));
+        lines.push(format!("{}: {status}", llr_line(&sprt, b)));
         json["llr"] = serde_json::json!(sprt.llr());
         json["bounds"] = serde_json::json!([b.lower, b.upper]);
         json["status"] = serde_json::json!(status.to_string());

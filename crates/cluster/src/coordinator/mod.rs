@@ -30,6 +30,7 @@ pub use counting::SpsaStep;
 pub use leases::{UnitCount, WorkerInfo};
 pub use tokens::{Scope, random_hex};
 
+use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
 use campaigns::restore_campaign;
 use kinds::Live;
 use rusqlite::Connection;
@@ -108,6 +109,8 @@ pub struct Coordinator {
     /// When each SPSA campaign's trajectory file was last written; held
     /// while writing, so that one file is written at a time.
     trajectories: Mutex<HashMap<String, std::time::Instant>>,
+    /// Engine binaries and the files they read, by SHA-256.
+    artifacts: ArtifactStore,
 }
 
 /// How much play a unit is sized to unless the operator says otherwise:
@@ -148,6 +151,8 @@ impl Coordinator {
         let db_path = dir.join("coordinator.sqlite3");
         let db = open_db(&db_path)
             .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", db_path.display())))?;
+        let artifacts = ArtifactStore::open(&dir.join("artifacts"), DEFAULT_ARTIFACT_LIMIT)
+            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
         let (changes, _) = tokio::sync::watch::channel(0);
         let c = Coordinator {
             counters: Counters::default(),
@@ -160,6 +165,7 @@ impl Coordinator {
             changes,
             trajectories: Mutex::new(HashMap::new()),
             unit_duration: DEFAULT_UNIT_DURATION,
+            artifacts,
         };
         c.db().execute(RECOUNT, [Option::<String>::None])?;
         c.load()?;
@@ -223,6 +229,16 @@ impl Coordinator {
     /// Directory of a campaign's game files.
     pub fn campaign_dir(&self, campaign: &str) -> PathBuf {
         self.dir.join("campaigns").join(campaign)
+    }
+
+    /// The artifact store (`STATE_DIR/artifacts`).
+    pub fn artifacts(&self) -> &ArtifactStore {
+        &self.artifacts
+    }
+
+    /// Sets the largest artifact taken, bytes (before serving).
+    pub fn set_artifact_limit(&mut self, bytes: u64) {
+        self.artifacts.set_limit(bytes);
     }
 
     /// A receiver that changes whenever a campaign makes progress.

@@ -20,7 +20,7 @@ impl From<CoordinatorError> for Status {
     }
 }
 
-fn check_header(header: Option<&v1::Header>) -> Result<(), Status> {
+pub(crate) fn check_header(header: Option<&v1::Header>) -> Result<(), Status> {
     match header {
         None => Err(Status::invalid_argument(
             "header: missing (it carries the protocol version)",
@@ -41,30 +41,50 @@ pub fn authenticate(
     scope: Scope,
 ) -> impl Fn(Request<()>) -> Result<Request<()>, Status> + Clone {
     move |request: Request<()>| {
-        let token = request
-            .metadata()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(|| Status::unauthenticated("missing 'authorization: Bearer TOKEN'"))?;
-        match coordinator.token_scope(token) {
-            None => Err(Status::unauthenticated("unknown token")),
-            Some(s) if s != scope => Err(Status::permission_denied(format!(
-                "a {s:?} token cannot call {scope:?} services"
-            ))),
-            Some(_) => Ok(request),
-        }
+        check_scope(
+            &coordinator,
+            request.metadata(),
+            scope,
+            &format!("{scope:?} services"),
+        )?;
+        Ok(request)
     }
 }
 
-/// Runs blocking coordinator work off the async threads.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, CoordinatorError> + Send + 'static,
+/// Admits a request whose bearer token has `scope`; `what` names what it
+/// calls in the refusal.
+///
+/// # Errors
+/// `UNAUTHENTICATED` without a known token, `PERMISSION_DENIED` for a
+/// token of another scope.
+pub fn check_scope(
+    coordinator: &Coordinator,
+    metadata: &tonic::metadata::MetadataMap,
+    scope: Scope,
+    what: &str,
+) -> Result<(), Status> {
+    let token = metadata
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(|| Status::unauthenticated("missing 'authorization: Bearer TOKEN'"))?;
+    match coordinator.token_scope(token) {
+        None => Err(Status::unauthenticated("unknown token")),
+        Some(s) if s != scope => Err(Status::permission_denied(format!(
+            "a {s:?} token cannot call {what}"
+        ))),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Runs blocking coordinator (or artifact store) work off the async threads.
+pub(crate) async fn blocking<T: Send + 'static, E: Into<Status> + Send + 'static>(
+    f: impl FnOnce() -> Result<T, E> + Send + 'static,
 ) -> Result<T, Status> {
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| Status::internal(e.to_string()))?
-        .map_err(Status::from)
+        .map_err(Into::into)
 }
 
 /// The worker-facing service.

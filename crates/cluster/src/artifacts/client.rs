@@ -1,0 +1,184 @@
+//! The operator's and the worker's side of the `Artifacts` service:
+//! uploading the files a campaign names, and fetching an artifact into a
+//! worker's cache.
+
+use super::chunks::send_chunks;
+use super::{ArtifactCache, ArtifactError, ArtifactHash, hash_file};
+use crate::worker::Auth;
+use ajaxlab_arena::config::PlayerFile;
+use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
+use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use tokio_stream::StreamExt;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+/// A client of the `Artifacts` service with a bearer token.
+pub type Client = ArtifactsClient<InterceptedService<Channel, Auth>>;
+
+fn refused(status: &tonic::Status) -> ArtifactError {
+    ArtifactError::Protocol(format!("{:?}: {}", status.code(), status.message()))
+}
+
+/// What the coordinator said of an upload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Uploaded {
+    /// The artifact's name.
+    pub hash: ArtifactHash,
+    /// Its size, bytes.
+    pub size: u64,
+    /// Whether the coordinator held it already.
+    pub already_stored: bool,
+}
+
+/// Uploads the file at `path` in chunks, under the SHA-256 of its bytes.
+///
+/// # Errors
+/// The file cannot be read, or the coordinator refuses it (a message naming
+/// why: size limit, hash, token).
+pub async fn upload(client: &mut Client, path: &Path) -> Result<Uploaded, ArtifactError> {
+    let owned = path.to_owned();
+    let (hash, size) = tokio::task::spawn_blocking(move || hash_file(&owned))
+        .await
+        .map_err(|e| ArtifactError::Protocol(e.to_string()))??;
+    upload_as(client, path, hash, size).await
+}
+
+/// Uploads `path` stating `hash` and `size` (which the coordinator checks).
+///
+/// # Errors
+/// As [`upload`].
+pub async fn upload_as(
+    client: &mut Client,
+    path: &Path,
+    hash: ArtifactHash,
+    size: u64,
+) -> Result<Uploaded, ArtifactError> {
+    let read = |path: &Path| {
+        let path = path.to_owned();
+        move |source| ArtifactError::Read { path, source }
+    };
+    let mut file = std::fs::File::open(path).map_err(read(path))?;
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    let owned = path.to_owned();
+    let reader = tokio::task::spawn_blocking(move || {
+        let header = Some(v1::Header {
+            protocol_version: PROTOCOL_VERSION,
+        });
+        // A closed channel: the coordinator answered (or failed) early.
+        send_chunks(&mut file, hash, size, header, |c| {
+            tx.blocking_send(c).is_ok()
+        })
+        .map_err(read(&owned))
+    });
+    let answer = client
+        .upload_artifact(tokio_stream::wrappers::ReceiverStream::new(rx))
+        .await;
+    reader
+        .await
+        .map_err(|e| ArtifactError::Protocol(e.to_string()))??;
+    let stored = answer.map_err(|s| refused(&s))?.into_inner();
+    Ok(Uploaded {
+        hash,
+        size: stored.size,
+        already_stored: stored.already_stored,
+    })
+}
+
+/// The cached file of `hash`, fetched from the coordinator first if the
+/// cache lacks it (checked against the hash, made executable).
+///
+/// # Errors
+/// The coordinator refuses or lacks it, its bytes do not match, or the
+/// cache cannot be written.
+pub async fn fetch(
+    client: &mut Client,
+    hash: ArtifactHash,
+    cache: &ArtifactCache,
+) -> Result<PathBuf, ArtifactError> {
+    if let Some(path) = cache.get(hash)? {
+        return Ok(path);
+    }
+    let mut chunks = client
+        .fetch_artifact(v1::FetchArtifactRequest {
+            header: Some(v1::Header {
+                protocol_version: PROTOCOL_VERSION,
+            }),
+            sha256: hash.to_string(),
+        })
+        .await
+        .map_err(|s| refused(&s))?
+        .into_inner();
+    let first = chunks
+        .next()
+        .await
+        .ok_or_else(|| ArtifactError::Protocol(format!("artifact {hash}: empty answer")))?
+        .map_err(|s| refused(&s))?;
+    if first.sha256 != hash.to_string() {
+        return Err(ArtifactError::Protocol(format!(
+            "asked for artifact {hash}, sent '{}'",
+            first.sha256
+        )));
+    }
+    let mut landing = cache.receive(hash, first.size)?;
+    landing.write(&first.data)?;
+    while let Some(chunk) = chunks.next().await {
+        landing.write(&chunk.map_err(|s| refused(&s))?.data)?;
+    }
+    landing.finish()
+}
+
+/// The players of a campaign file, and nothing else of it.
+#[derive(Deserialize)]
+struct PlayersOnly {
+    #[serde(default)]
+    players: Vec<PlayerFile>,
+}
+
+/// A file a campaign names that travels with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CampaignFile {
+    /// Where the campaign names it, e.g. `players[1].path`.
+    pub key: String,
+    /// The file, as named (relative to the current directory).
+    pub path: PathBuf,
+}
+
+/// The files of a campaign file's UCI players that go to the coordinator:
+/// each engine binary, and every option value naming an existing file
+/// (a `VariantPath` ini).
+///
+/// # Errors
+/// [`ArtifactError::MissingFile`] naming the key of an engine binary that
+/// is not there, or a campaign file that is not TOML.
+pub fn campaign_files(text: &str) -> Result<Vec<CampaignFile>, ArtifactError> {
+    let file: PlayersOnly =
+        toml::from_str(text).map_err(|e| ArtifactError::Protocol(format!("campaign file: {e}")))?;
+    let mut files = Vec::new();
+    for (i, p) in file.players.iter().enumerate() {
+        if p.engine != "uci" {
+            continue;
+        }
+        let key = format!("players[{i}].path");
+        let path = p.path.clone().ok_or_else(|| ArtifactError::MissingFile {
+            key: key.clone(),
+            path: PathBuf::new(),
+        })?;
+        if !path.is_file() {
+            return Err(ArtifactError::MissingFile { key, path });
+        }
+        files.push(CampaignFile { key, path });
+        for (name, value) in p.options.iter().flatten() {
+            if let Some(text) = value.as_str()
+                && Path::new(text).is_file()
+            {
+                files.push(CampaignFile {
+                    key: format!("players[{i}].options.{name}"),
+                    path: PathBuf::from(text),
+                });
+            }
+        }
+    }
+    Ok(files)
+}

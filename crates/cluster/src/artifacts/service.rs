@@ -1,0 +1,112 @@
+//! The `Artifacts` gRPC service, a thin adapter over the coordinator's
+//! [`super::ArtifactStore`]: uploads take an operator token, fetches a
+//! worker token (checked per call: one service, two scopes).
+
+use super::chunks::send_chunks;
+use super::{ArtifactError, ArtifactHash, Landing};
+use crate::coordinator::service::{blocking, check_header, check_scope};
+use crate::coordinator::{Coordinator, Scope};
+use ajaxlab_proto::v1::{self, artifacts_server};
+use std::pin::Pin;
+use std::sync::Arc;
+use tokio_stream::{Stream, StreamExt};
+use tonic::{Request, Response, Status, Streaming};
+
+impl From<ArtifactError> for Status {
+    fn from(e: ArtifactError) -> Status {
+        let message = e.to_string();
+        match e {
+            ArtifactError::BadHash(_)
+            | ArtifactError::SizeMismatch { .. }
+            | ArtifactError::HashMismatch { .. }
+            | ArtifactError::Protocol(_) => Status::invalid_argument(message),
+            ArtifactError::TooLarge { .. } => Status::resource_exhausted(message),
+            ArtifactError::NotFound(_) => Status::not_found(message),
+            ArtifactError::Read { .. }
+            | ArtifactError::MissingFile { .. }
+            | ArtifactError::Io { .. } => Status::internal(message),
+        }
+    }
+}
+
+/// The artifact service of a coordinator.
+pub struct ArtifactService(pub Arc<Coordinator>);
+
+type ChunkStream = Pin<Box<dyn Stream<Item = Result<v1::ArtifactChunk, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl artifacts_server::Artifacts for ArtifactService {
+    async fn upload_artifact(
+        &self,
+        request: Request<Streaming<v1::ArtifactChunk>>,
+    ) -> Result<Response<v1::ArtifactStored>, Status> {
+        check_scope(
+            &self.0,
+            request.metadata(),
+            Scope::Operator,
+            "UploadArtifact (it takes an operator token)",
+        )?;
+        let mut chunks = request.into_inner();
+        let first = chunks
+            .next()
+            .await
+            .ok_or_else(|| Status::invalid_argument("upload: no chunk sent"))??;
+        check_header(first.header.as_ref())?;
+        let hash: ArtifactHash = first.sha256.parse()?;
+        let size = first.size;
+        if self.0.artifacts().contains(hash) {
+            return Ok(Response::new(v1::ArtifactStored {
+                sha256: hash.to_string(),
+                size,
+                already_stored: true,
+            }));
+        }
+        let mut landing = self.0.artifacts().receive(hash, size)?;
+        let mut data = first.data;
+        loop {
+            landing = blocking(move || landing.write(&data).map(|()| landing)).await?;
+            match chunks.next().await {
+                Some(chunk) => data = chunk?.data,
+                None => break,
+            }
+        }
+        blocking(move || Landing::finish(landing)).await?;
+        Ok(Response::new(v1::ArtifactStored {
+            sha256: hash.to_string(),
+            size,
+            already_stored: false,
+        }))
+    }
+
+    type FetchArtifactStream = ChunkStream;
+
+    async fn fetch_artifact(
+        &self,
+        request: Request<v1::FetchArtifactRequest>,
+    ) -> Result<Response<Self::FetchArtifactStream>, Status> {
+        check_scope(
+            &self.0,
+            request.metadata(),
+            Scope::Worker,
+            "FetchArtifact (it takes a worker token)",
+        )?;
+        let r = request.into_inner();
+        check_header(r.header.as_ref())?;
+        let hash: ArtifactHash = r.sha256.parse()?;
+        let (path, size) = self.0.artifacts().get(hash)?;
+        let mut file =
+            std::fs::File::open(&path).map_err(|e| Status::from(ArtifactError::io(&path)(e)))?;
+        let (tx, rx) = tokio::sync::mpsc::channel(4);
+        tokio::task::spawn_blocking(move || {
+            let sent = send_chunks(&mut file, hash, size, None, |c| {
+                tx.blocking_send(Ok(c)).is_ok()
+            });
+            if let Err(e) = sent {
+                let _ = tx.blocking_send(Err(ArtifactError::io(&path)(e).into()));
+            }
+        });
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        )))
+    }
+}
