@@ -4,7 +4,6 @@
 //! one-process form, `ajaxlab campaign run`, with an embedded coordinator.
 
 pub mod campaign;
-pub mod convert;
 pub mod coordinator;
 pub mod loadgen;
 pub mod local;
