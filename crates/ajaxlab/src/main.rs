@@ -12,6 +12,7 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    init_tracing();
     let cli = commands::Cli::parse();
     match commands::run(cli) {
         Ok(code) => code,
@@ -20,4 +21,15 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Logs to stderr: warnings and errors only unless `RUST_LOG` says more
+/// (`RUST_LOG=info`, `RUST_LOG=ajaxlab_cluster=debug`).
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }

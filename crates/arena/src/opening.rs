@@ -67,6 +67,40 @@ pub enum OpeningSource {
     Fens(Vec<String>),
 }
 
+impl OpeningSource {
+    /// This source if `variant` can play it: numbered starts only for a
+    /// variant that numbers its starts, and every number among them.
+    ///
+    /// # Errors
+    /// [`OpeningError::NotNumbered`] or [`OpeningError::OutOfRange`].
+    pub fn checked(self, variant: VariantKind) -> Result<OpeningSource, OpeningError> {
+        if matches!(self, OpeningSource::Start | OpeningSource::Fens(_)) {
+            return Ok(self);
+        }
+        let count = start_count(variant).ok_or(OpeningError::NotNumbered(variant))?;
+        let check = |n: u32| {
+            if n < count {
+                Ok(())
+            } else {
+                Err(OpeningError::OutOfRange {
+                    variant,
+                    number: n,
+                    count,
+                })
+            }
+        };
+        match &self {
+            OpeningSource::NumberRange(a, b) => {
+                check(*a)?;
+                check(*b)?;
+            }
+            OpeningSource::Numbers(list) => list.iter().try_for_each(|n| check(*n))?,
+            _ => {}
+        }
+        Ok(self)
+    }
+}
+
 impl std::fmt::Display for OpeningSource {
     /// Short enough for a log line: a FEN list shows its size, not its positions.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -383,29 +417,7 @@ impl Openings {
                 "plies= is for PGN books (format=pgn): an EPD position has no moves".into(),
             ));
         }
-        let numbered = |source: OpeningSource| -> Result<OpeningSource, OpeningError> {
-            let count = start_count(variant).ok_or(OpeningError::NotNumbered(variant))?;
-            let check = |n: u32| {
-                if n < count {
-                    Ok(())
-                } else {
-                    Err(OpeningError::OutOfRange {
-                        variant,
-                        number: n,
-                        count,
-                    })
-                }
-            };
-            match &source {
-                OpeningSource::NumberRange(a, b) => {
-                    check(*a)?;
-                    check(*b)?;
-                }
-                OpeningSource::Numbers(list) => list.iter().try_for_each(|n| check(*n))?,
-                _ => {}
-            }
-            Ok(source)
-        };
+        let numbered = |source: OpeningSource| source.checked(variant);
         let source = match (kind, rest) {
             ("start", "") => OpeningSource::Start,
             ("random", "") => numbered(OpeningSource::RandomNumber)?,

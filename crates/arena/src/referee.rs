@@ -265,11 +265,7 @@ pub fn play_game(
         seed: spec.seed,
         white: player_record(white),
         black: player_record(black),
-        time_control: if spec.tc[0] == spec.tc[1] {
-            spec.tc[0].to_string()
-        } else {
-            format!("{} / {}", spec.tc[0], spec.tc[1])
-        },
+        time_control: TimeControl::record_text(spec.tc[0], spec.tc[1]),
         result,
         termination,
         moves,

@@ -185,6 +185,61 @@ impl TimeControl {
     }
 }
 
+impl TimeControl {
+    /// This time control if every number lies in its range, as
+    /// [`FromStr`] demands of text: for one built from parts (a wire message).
+    ///
+    /// # Errors
+    /// [`TimeControlError::OutOfRange`] naming the part.
+    pub fn validated(self) -> Result<TimeControl, TimeControlError> {
+        let text = self.to_string();
+        match self {
+            TimeControl::Nodes(nodes) => {
+                in_range(&text, "nodes", nodes, 1, MAX_NODES)?;
+            }
+            TimeControl::JitteredNodes { nodes, percent } => {
+                in_range(&text, "nodes", nodes, 1, MAX_NODES)?;
+                in_range(&text, "percent", percent, 1, MAX_JITTER_PERCENT)?;
+            }
+            TimeControl::Depth(depth) => {
+                in_range(&text, "depth", depth, 1, MAX_DEPTH)?;
+            }
+            TimeControl::MoveTime(t) => {
+                let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX);
+                in_range(&text, "movetime (ms)", ms, 1, MAX_MOVE_TIME_MS)?;
+            }
+            TimeControl::Clock { base, increment } => {
+                let (b, i) = (base.as_secs_f64(), increment.as_secs_f64());
+                in_range(&text, "base (s)", b, MIN_BASE_SECONDS, MAX_BASE_SECONDS)?;
+                in_range(&text, "increment (s)", i, 0.0, MAX_INCREMENT_SECONDS)?;
+            }
+        }
+        Ok(self)
+    }
+
+    /// The time-control text of a game record: one time control, or
+    /// White's and Black's as `W / B` when they differ.
+    pub fn record_text(white: TimeControl, black: TimeControl) -> String {
+        if white == black {
+            white.to_string()
+        } else {
+            format!("{white} / {black}")
+        }
+    }
+
+    /// White's and Black's time controls from a record's text (the inverse
+    /// of [`TimeControl::record_text`]).
+    ///
+    /// # Errors
+    /// [`TimeControlError`] for text that is neither form.
+    pub fn from_record_text(text: &str) -> Result<(TimeControl, TimeControl), TimeControlError> {
+        match text.split_once(" / ") {
+            Some((white, black)) => Ok((white.parse()?, black.parse()?)),
+            None => text.parse().map(|tc| (tc, tc)),
+        }
+    }
+}
+
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -202,6 +257,48 @@ impl fmt::Display for TimeControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_control_built_from_parts_is_held_to_the_ranges_of_text() {
+        assert_eq!(TimeControl::Depth(8).validated(), Ok(TimeControl::Depth(8)));
+        for (tc, part) in [
+            (TimeControl::Nodes(0), "nodes"),
+            (TimeControl::Depth(MAX_DEPTH + 1), "depth"),
+            (TimeControl::MoveTime(Duration::ZERO), "movetime (ms)"),
+            (
+                TimeControl::JitteredNodes {
+                    nodes: 9,
+                    percent: 0,
+                },
+                "percent",
+            ),
+            (
+                TimeControl::Clock {
+                    base: Duration::ZERO,
+                    increment: Duration::ZERO,
+                },
+                "base (s)",
+            ),
+        ] {
+            assert!(
+                matches!(tc.validated(), Err(TimeControlError::OutOfRange { part: p, .. }) if p == part),
+                "{tc}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_records_time_control_text_names_both_sides_when_they_differ() {
+        let (a, b) = (TimeControl::Nodes(5), TimeControl::Depth(3));
+        assert_eq!(TimeControl::record_text(a, a), "nodes=5");
+        assert_eq!(TimeControl::record_text(a, b), "nodes=5 / depth=3");
+        assert_eq!(
+            TimeControl::from_record_text("nodes=5 / depth=3"),
+            Ok((a, b))
+        );
+        assert_eq!(TimeControl::from_record_text("nodes=5"), Ok((a, a)));
+        assert!(TimeControl::from_record_text("nodes=5 / x").is_err());
+    }
 
     #[test]
     fn parses_every_form() {

@@ -5,7 +5,6 @@
 
 pub mod artifacts;
 pub mod campaign;
-pub mod convert;
 pub mod coordinator;
 pub mod loadgen;
 pub mod local;

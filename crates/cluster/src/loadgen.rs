@@ -4,11 +4,11 @@
 //! campaign's one-ply limit — so the coordinator does all its real work:
 //! authentication, leasing, validation by replay, Parquet, SQLite.
 
-use crate::convert::{game_to_proto, match_config};
 use crate::coordinator::{Coordinator, Scope};
 use crate::worker::Auth;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::pair_seed;
+use ajaxlab_proto::convert::WireError;
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
@@ -79,7 +79,11 @@ pub struct LoadPlan {
 
 /// The synthetic games of pairs `first..first+count` of `config`: the issued
 /// opening, one legal move, drawn by the one-ply limit.
-fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::GameRecord> {
+fn synthetic_games(
+    config: &MatchConfig,
+    first: u64,
+    count: u64,
+) -> Result<Vec<v1::GameRecord>, WireError> {
     let params: Vec<Vec<i32>> = config
         .players
         .iter()
@@ -113,7 +117,7 @@ fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::Game
                 version: "load".into(),
                 params: params[i].clone(),
             };
-            games.push(game_to_proto(&GameRecord {
+            games.push(v1::GameRecord::try_from(&GameRecord {
                 run_id: config.run_id.clone(),
                 game_id: pair * 2 + g,
                 pair_id: pair,
@@ -137,10 +141,10 @@ fn synthetic_games(config: &MatchConfig, first: u64, count: u64) -> Vec<v1::Game
                 final_fen: after,
                 started_at_ms: 0,
                 ended_at_ms: 0,
-            }));
+            })?);
         }
     }
-    games
+    Ok(games)
 }
 
 /// Runs `workers` simulated workers for `duration` against a fresh
@@ -241,15 +245,18 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
                     errors += 1;
                     continue;
                 };
-                let Ok(config) = match_config(&unit) else {
+                let Ok(config) = MatchConfig::try_from(&unit) else {
                     errors += 1;
                     continue;
                 };
                 let records = tokio::task::spawn_blocking(move || {
                     synthetic_games(&config, unit.first_pair, u64::from(unit.pair_count))
                 })
-                .await
-                .unwrap_or_default();
+                .await;
+                let Ok(Ok(records)) = records else {
+                    errors += 1;
+                    continue;
+                };
                 let n = records.len() as u64;
                 if let Some(rate) = worker_games_per_second.filter(|r| *r > 0.0) {
                     // Playing the unit takes its games' time.
@@ -270,8 +277,9 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
                     })
                     .await;
                 latencies.push((Instant::now(), t.elapsed()));
+                let accepted = i32::from(v1::SubmitStatus::Accepted);
                 match submitted.map(|r| r.into_inner().status) {
-                    Ok(s) if s == "accepted" => stored.push((Instant::now(), n)),
+                    Ok(s) if s == accepted => stored.push((Instant::now(), n)),
                     _ => errors += 1,
                 }
             }

@@ -3,7 +3,9 @@
 //! Interrupted, it resumes where it stopped when run again.
 
 use crate::campaign::parse_campaign;
-use crate::coordinator::{CampaignState, CampaignView, Coordinator, CoordinatorError, Scope};
+use crate::coordinator::{
+    CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, Scope,
+};
 use crate::sprt_text::{llr_text, sprt_state};
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_store::RunKind;
@@ -74,7 +76,7 @@ pub fn run_local_campaign(
         let coordinator = Arc::new(Coordinator::open(&dir, Duration::from_secs(60), signature)?);
         match coordinator.campaign(&ids[0]) {
             Ok(_) => {}
-            Err(CoordinatorError::NotFound(_)) => {
+            Err(CoordinatorError::Campaign(CampaignError::Unknown(_))) => {
                 coordinator.create_campaign(&text)?;
             }
             Err(e) => return Err(e.into()),

@@ -3,7 +3,8 @@
 //! flags), a JSON view of the campaigns, and Prometheus metrics.
 
 use crate::coordinator::{CampaignView, Coordinator, SpsaStep};
-use crate::sprt_text::sprt_state;
+use crate::sprt_text::{sprt_state, verdict_text};
+use ajaxlab_plot::{Band, Chart, GREY, HLine, Line, PALETTE};
 use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -89,8 +90,8 @@ fn spsa_plots(names: &[String], history: &[SpsaStep]) -> String {
         .collect()
 }
 
-/// An SVG line of `(x, y, half-width)` points with a shaded band, the y axis
-/// spanning `range`.
+/// An SVG chart of `(x, y, half-width)` points: the line, its shaded band,
+/// the zero line when `range` spans it, the y axis spanning `range`.
 fn line_plot(
     class: &str,
     label: &str,
@@ -98,70 +99,48 @@ fn line_plot(
     (low, high): (f64, f64),
     x_unit: &str,
 ) -> String {
-    let (w, h, pad) = (480.0, 160.0, 30.0);
-    let mut svg = format!(
-        "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
-    );
     if points.len() < 2 || high.partial_cmp(&low) != Some(std::cmp::Ordering::Greater) {
-        let _ = write!(
-            svg,
-            "<text x=\"10\" y=\"20\">{}: not enough games yet</text></svg>",
+        return format!(
+            "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"480\" height=\"160\"><text x=\"10\" y=\"20\">{}: not enough games yet</text></svg>",
             escape(label)
         );
-        return svg;
     }
-    let max_x = points.iter().map(|p| p.0).fold(1.0, f64::max);
-    let x = |g: f64| pad + (w - 2.0 * pad) * g / max_x;
-    let y = |v: f64| h - pad / 2.0 - (h - 1.5 * pad) * ((v - low) / (high - low)).clamp(0.0, 1.0);
-    if low < 0.0 && high > 0.0 {
-        let _ = write!(
-            svg,
-            "<line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\"/>",
-            y(0.0),
-            w - pad,
-            y(0.0)
-        );
-    }
-    let band: Vec<String> = points
-        .iter()
-        .map(|p| format!("{:.1},{:.1}", x(p.0), y(p.1 + p.2)))
-        .chain(
-            points
-                .iter()
-                .rev()
-                .map(|p| format!("{:.1},{:.1}", x(p.0), y(p.1 - p.2))),
+    let chart = Chart {
+        title: label.to_owned(),
+        x_desc: x_unit.to_owned(),
+        bands: if points.iter().any(|p| p.2 > 0.0) {
+            vec![Band {
+                label: String::new(),
+                color: PALETTE[0],
+                points: points.iter().map(|p| (p.0, p.1 - p.2, p.1 + p.2)).collect(),
+            }]
+        } else {
+            Vec::new()
+        },
+        lines: vec![Line {
+            label: String::new(),
+            color: PALETTE[0],
+            points: points.iter().map(|p| (p.0, p.1)).collect(),
+        }],
+        hlines: if low < 0.0 && high > 0.0 {
+            vec![HLine {
+                label: String::new(),
+                color: GREY,
+                y: 0.0,
+            }]
+        } else {
+            Vec::new()
+        },
+        y_range: Some(low..high),
+        ..Chart::default()
+    };
+    ajaxlab_plot::svg(&chart, (480, 200), class).unwrap_or_else(|e| {
+        format!(
+            "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"480\" height=\"160\"><text x=\"10\" y=\"20\">{}: {}</text></svg>",
+            escape(label),
+            escape(&e.to_string())
         )
-        .collect();
-    let _ = write!(
-        svg,
-        "<polygon points=\"{}\" fill=\"#cde\" stroke=\"none\"/>",
-        band.join(" ")
-    );
-    let line: Vec<String> = points
-        .iter()
-        .map(|p| format!("{:.1},{:.1}", x(p.0), y(p.1)))
-        .collect();
-    let _ = write!(
-        svg,
-        "<polyline points=\"{}\" fill=\"none\" stroke=\"#036\" stroke-width=\"2\"/>",
-        line.join(" ")
-    );
-    let _ = write!(
-        svg,
-        "<text x=\"2\" y=\"{}\" font-size=\"10\">{high:.0}</text><text x=\"2\" y=\"{}\" font-size=\"10\">{low:.0}</text>\
-         <text x=\"{}\" y=\"12\" font-size=\"11\">{}</text>",
-        pad / 2.0 + 4.0,
-        h - 4.0,
-        w / 2.0 - 40.0,
-        escape(label)
-    );
-    let _ = write!(
-        svg,
-        "<text x=\"{}\" y=\"{}\" font-size=\"10\">{max_x:.0} {x_unit}</text></svg>",
-        w - pad - 50.0,
-        h - 4.0
-    );
-    svg
+    })
 }
 
 /// What a campaign's kind adds to its line: the SPRT, White's score, θ.
@@ -261,7 +240,7 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
                         "kind": v.kind.as_str(), "white_score": v.white_score(),
                         "llr": v.sprt.as_ref().map(|s| s.llr),
                         "llr_bounds": v.sprt.as_ref().map(|s| [s.bounds.lower, s.bounds.upper]),
-                        "verdict": v.sprt.as_ref().map(|s| s.verdict),
+                        "verdict": v.sprt.as_ref().map(|s| verdict_text(s.verdict)),
                         "spsa": v.spsa.iter().map(|p| (p.name.clone(), p.value)).collect::<std::collections::BTreeMap<_, _>>(),
                     })
                 })

@@ -60,12 +60,19 @@ fn bad_messages_get_their_status_and_the_coordinator_serves_on() {
         let e = client.register(register(None)).await.unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
         assert!(e.message().contains("header"), "{e:?}");
-        let old = Some(v1::Header {
-            protocol_version: PROTOCOL_VERSION + 1,
-        });
-        let e = client.register(register(old)).await.unwrap_err();
-        assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
-        assert!(e.message().contains("protocol version"), "{e:?}");
+        // A newer peer, and a worker of version 2 (text variants, openings,
+        // time controls and players): both refused, naming both versions.
+        for version in [PROTOCOL_VERSION + 1, 2] {
+            let other = Some(v1::Header {
+                protocol_version: version,
+            });
+            let e = client.register(register(other)).await.unwrap_err();
+            assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
+            let both = format!(
+                "protocol version {version} is not supported: this coordinator speaks version {PROTOCOL_VERSION}"
+            );
+            assert!(e.message().contains(&both), "{e:?}");
+        }
 
         let worker_id = client
             .register(register(header()))

@@ -63,7 +63,7 @@ max_plies = 80
     let view = c.campaign("sprt").unwrap();
     let sprt = view.sprt.clone().unwrap();
     assert_eq!(view.state, CampaignState::Finished);
-    assert_eq!(sprt.verdict, "H1 accepted", "{view:?}");
+    assert_eq!(sprt.verdict, ajaxlab_stats::Status::AcceptH1, "{view:?}");
     assert!(sprt.llr >= sprt.bounds.upper, "{sprt:?}");
     assert!(
         view.pairs_done < view.pairs_total,
@@ -96,13 +96,21 @@ r_end = 0.02
 max_plies = 100
 "#;
 
+fn builtin(player: &mut v1::Player) -> &mut v1::BuiltinEngine {
+    match &mut player.engine {
+        Some(v1::player::Engine::Builtin(b)) => b,
+        other => panic!("not a builtin player: {other:?}"),
+    }
+}
+
 fn falcon(player: &v1::Player) -> i32 {
-    let i = player
-        .param_names
+    let mut player = player.clone();
+    let params = &builtin(&mut player).params;
+    params
         .iter()
-        .position(|n| n == "afc.falcon.mg")
-        .unwrap();
-    player.params[i]
+        .find(|p| p.name == "afc.falcon.mg")
+        .unwrap()
+        .value
 }
 
 #[test]
@@ -171,13 +179,14 @@ fn spsa_results_under_other_parameters_are_refused() {
     let w = c.register("w", "test", 2, 7).unwrap();
     let mut unit = c.request_work(&w).unwrap().unwrap();
     // A worker that plays θ+ against θ+ instead of θ−.
-    unit.players[1].params = unit.players[0].params.clone();
+    let theta_plus = builtin(&mut unit.players[0]).params.clone();
+    builtin(&mut unit.players[1]).params = theta_plus;
     let games = play(&unit);
     let e = c
         .submit(&w, &unit.unit_id, &unit.lease_token, &games)
         .unwrap_err();
     assert!(
-        matches!(&e, CoordinatorError::InvalidArgument(m) if m.contains("parameters")),
+        matches!(&e, CoordinatorError::Submission(_) if e.to_string().contains("parameters")),
         "{e:?}"
     );
 }
@@ -231,7 +240,7 @@ max_plies = 80
         .submit(&w, &unit.unit_id, &unit.lease_token, &games)
         .unwrap_err();
     assert!(
-        matches!(&e, CoordinatorError::InvalidArgument(m) if m.contains("opening")),
+        matches!(&e, CoordinatorError::Submission(_) if e.to_string().contains("opening")),
         "{e:?}"
     );
     assert_eq!(

@@ -9,7 +9,7 @@
 mod common;
 
 use ajaxlab_cluster::coordinator::{
-    CampaignState, Coordinator, CoordinatorError, Scope, Submitted,
+    CampaignError, CampaignState, Coordinator, CoordinatorError, LeaseError, Scope, Submitted,
 };
 use ajaxlab_proto::v1;
 use common::{Served, play, temp_dir};
@@ -73,7 +73,7 @@ fn an_expired_lease_goes_to_another_worker_and_the_late_results_are_dropped() {
     );
     assert!(matches!(
         c.renew(&slow, &unit.unit_id, &unit.lease_token),
-        Err(CoordinatorError::FailedPrecondition(_))
+        Err(CoordinatorError::Lease(LeaseError::Lost(_)))
     ));
     let games = play(&unit);
     assert_eq!(
@@ -107,7 +107,7 @@ fn forged_results_are_rejected_and_nothing_is_stored() {
     let expect_rejected = |games: Vec<v1::GameRecord>, why: &str| {
         let e = submit(&games).unwrap_err();
         assert!(
-            matches!(&e, CoordinatorError::InvalidArgument(m) if m.contains(why)),
+            matches!(&e, CoordinatorError::Submission(_) if e.to_string().contains(why)),
             "{why}: {e}"
         );
     };
@@ -115,10 +115,14 @@ fn forged_results_are_rejected_and_nothing_is_stored() {
     illegal[0].moves[0].uci = "a1a9".into();
     expect_rejected(illegal, "move 1");
     let mut result = honest.clone();
-    result[0].result = if result[0].result == "1-0" {
-        "0-1".into()
+    let (white, black) = (
+        i32::from(v1::GameResult::WhiteWins),
+        i32::from(v1::GameResult::BlackWins),
+    );
+    result[0].result = if result[0].result == white {
+        black
     } else {
-        "1-0".into()
+        white
     };
     expect_rejected(result, "does not follow");
     let mut params = honest.clone();
@@ -126,11 +130,11 @@ fn forged_results_are_rejected_and_nothing_is_stored() {
     expect_rejected(params, "parameters differ");
     expect_rejected(honest[..honest.len() - 1].to_vec(), "games submitted");
     let mut crash = honest.clone();
-    crash[0].termination = "engine-crash".into();
+    crash[0].termination = i32::from(v1::Termination::EngineCrash);
     expect_rejected(crash, "does not follow");
     assert!(matches!(
         c.submit(&w, "state-test-999", "x", &honest),
-        Err(CoordinatorError::NotFound(_))
+        Err(CoordinatorError::Lease(LeaseError::UnknownUnit(_)))
     ));
     let wrong_token = c.submit(&w, &unit.unit_id, "forged", &honest).unwrap();
     assert_eq!(
@@ -197,14 +201,14 @@ fn bad_campaign_files_name_the_key() {
         .create_campaign("games = 3\n[campaign]\nname = \"x\"")
         .unwrap_err();
     assert!(
-        matches!(&e, CoordinatorError::InvalidArgument(m) if m.starts_with("games:")),
+        matches!(&e, CoordinatorError::Campaign(CampaignError::File(_)) if e.to_string().starts_with("games:")),
         "{e}"
     );
     let e = c.create_campaign("games = 4").unwrap_err();
     assert!(e.to_string().contains("[campaign]"), "{e}");
     let e = c.create_campaign(CAMPAIGN).unwrap_err();
     assert!(
-        matches!(e, CoordinatorError::FailedPrecondition(_)),
+        matches!(e, CoordinatorError::Campaign(CampaignError::Exists(_))),
         "names are unique"
     );
 }
@@ -338,17 +342,17 @@ fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
     let mut terminations = std::collections::BTreeSet::new();
     while let Some(unit) = c.request_work(&w).unwrap() {
         let games = play(&unit);
-        terminations.extend(games.iter().map(|g| g.termination.clone()));
+        terminations.extend(games.iter().map(|g| g.termination().as_str_name()));
         let mut forged = games.clone();
         if let Some(g) = forged
             .iter_mut()
-            .find(|g| g.termination.starts_with("adjudicated"))
+            .find(|g| g.termination().as_str_name().contains("ADJUDICATED"))
         {
             // The scores no longer support the adjudication.
             for m in &mut g.moves {
                 m.score = Some(0);
             }
-            g.termination = "adjudicated-resign".into();
+            g.termination = i32::from(v1::Termination::AdjudicatedResign);
             assert!(
                 c.submit(&w, &unit.unit_id, &unit.lease_token, &forged)
                     .is_err()
@@ -362,7 +366,7 @@ fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
         );
     }
     assert!(
-        terminations.iter().any(|t| t.starts_with("adjudicated")),
+        terminations.iter().any(|t| t.contains("ADJUDICATED")),
         "{terminations:?}"
     );
     assert_eq!(c.campaign("adj").unwrap().pairs_done, 6);
@@ -484,7 +488,7 @@ fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
     );
     assert!(matches!(
         c.exclude_worker("nope", &suspect),
-        Err(CoordinatorError::NotFound(_))
+        Err(CoordinatorError::Campaign(CampaignError::Unknown(_)))
     ));
 }
 
@@ -517,7 +521,8 @@ fn an_exclusion_cut_short_by_a_crash_is_finished_on_restart() {
 fn a_state_directory_that_cannot_be_written_names_the_path_and_the_reason() {
     // /proc takes no new file even from root, whom a read-only mode does not stop.
     match Coordinator::open(std::path::Path::new("/proc"), Duration::from_secs(60), 7) {
-        Err(CoordinatorError::Internal(m)) => {
+        Err(CoordinatorError::Storage(e)) => {
+            let m = e.to_string();
             assert!(
                 m.contains("state directory /proc cannot be written to: "),
                 "{m}"

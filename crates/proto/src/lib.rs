@@ -1,15 +1,18 @@
 //! ajaxlab's wire contract (`proto/ajaxlab/v1/ajaxlab.proto`): the generated
-//! message types and the `Worker`, `Operator` and `Artifacts` gRPC services.
-
-#![allow(missing_docs, unreachable_pub, clippy::all, reason = "generated code")]
+//! message types, the `Worker`, `Operator` and `Artifacts` gRPC services,
+//! and the conversions between the wire's types and the workspace's
+//! ([`convert`]).
 
 /// The `ajaxlab.v1` package (protocol version [`PROTOCOL_VERSION`]).
+#[allow(missing_docs, unreachable_pub, clippy::all, reason = "generated code")]
 pub mod v1 {
     tonic::include_proto!("ajaxlab.v1");
 }
 
 /// The protocol version this build speaks; sent in every request header.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
+
+pub mod convert;
 
 #[cfg(test)]
 mod tests {

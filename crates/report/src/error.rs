@@ -88,3 +88,12 @@ pub enum ReportError {
     #[error("the embedded plot font is not a valid TrueType font")]
     Font,
 }
+
+impl From<ajaxlab_plot::PlotError> for ReportError {
+    fn from(e: ajaxlab_plot::PlotError) -> Self {
+        match e {
+            ajaxlab_plot::PlotError::Draw { path, problem } => ReportError::Plot { path, problem },
+            ajaxlab_plot::PlotError::Font => ReportError::Font,
+        }
+    }
+}

@@ -30,7 +30,7 @@ mod match_report;
 mod material;
 mod pairs;
 mod piece_value;
-mod plot;
+use ajaxlab_plot as plot;
 mod spsa_report;
 #[cfg(any(test, feature = "test-support"))]
 pub mod synthetic;

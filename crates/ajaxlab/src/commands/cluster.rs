@@ -10,9 +10,12 @@ use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
 use ajaxlab_cluster::sprt_text::{llr_text, sprt_state};
 use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
+use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use ajaxlab_stats::Status;
+use ajaxlab_store::RunKind;
 use anyhow::{Context, bail};
 use serde::Deserialize;
 use std::net::SocketAddr;
@@ -326,24 +329,32 @@ fn read_token(path: &Path) -> anyhow::Result<String> {
     Ok(token)
 }
 
-/// Sets `flag` on SIGTERM or Ctrl-C.
-fn on_signal(flag: Arc<AtomicBool>) {
-    tokio::spawn(async move {
-        #[cfg(unix)]
-        {
-            let Ok(mut term) =
-                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            else {
-                return;
-            };
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = tokio::signal::ctrl_c() => {}
+/// Resolves on the first SIGTERM or Ctrl-C.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
             }
         }
-        #[cfg(not(unix))]
-        let _ = tokio::signal::ctrl_c().await;
-        eprintln!("shutting down: finishing the current request, releasing work");
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
+    tracing::info!("shutting down: finishing the current request, releasing work");
+}
+
+/// Sets `flag` on SIGTERM or Ctrl-C (for the worker, which checks it between moves).
+fn on_signal(flag: Arc<AtomicBool>) {
+    tokio::spawn(async move {
+        shutdown_signal().await;
         flag.store(true, Ordering::Relaxed);
     });
 }
@@ -414,19 +425,20 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             .await
             .with_context(|| format!("listening on {http_addr}"))?;
         eprintln!("status page and metrics on http://{}/", http.local_addr()?);
-        let stop = Arc::new(AtomicBool::new(false));
-        on_signal(Arc::clone(&stop));
-        let stopped = |stop: Arc<AtomicBool>| async move {
-            while !stop.load(Ordering::Relaxed) {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        };
+        // One signal stops both servers: the gRPC one waits for it, the
+        // status page for the gRPC one's word.
+        let (stop_http, http_stopped) = tokio::sync::oneshot::channel::<()>();
         let status = tokio::spawn(ajaxlab_cluster::status::serve_http(
             Arc::clone(&coordinator),
             http,
-            stopped(Arc::clone(&stop)),
+            async move {
+                let _ = http_stopped.await;
+            },
         ));
-        ajaxlab_cluster::server::serve_tls(coordinator, listener, tls, stopped(stop)).await?;
+        let served =
+            ajaxlab_cluster::server::serve_tls(coordinator, listener, tls, shutdown_signal()).await;
+        let _ = stop_http.send(());
+        served?;
         status.await??;
         Ok(ExitCode::SUCCESS)
     })
@@ -498,19 +510,21 @@ fn header() -> Option<v1::Header> {
 
 fn print_campaign(c: &v1::Campaign) {
     let p = &c.pentanomial;
+    // A value this build does not know is shown as the number the coordinator sent.
+    let kind = RunKind::from_wire(c.kind, "Campaign.kind");
+    let state = CampaignState::from_wire(c.state, "Campaign.state");
     let mut extra = String::new();
-    if c.kind == "sprt" {
-        // A state this build does not know is shown as the coordinator sent it.
-        let standing = match c.state.parse::<CampaignState>() {
-            Ok(state) => sprt_state(&c.verdict, state),
-            Err(_) => c.state.as_str(),
+    if kind == Ok(RunKind::Sprt) {
+        let standing = match (Status::from_wire(c.verdict, "Campaign.verdict"), &state) {
+            (Ok(verdict), Ok(state)) => sprt_state(verdict, *state).to_owned(),
+            _ => format!("verdict {}", c.verdict),
         };
         extra.push_str(&format!(
             "  {} {standing}",
             llr_text(c.llr, c.llr_lower, c.llr_upper),
         ));
     }
-    if c.kind == "first-move" {
+    if kind == Ok(RunKind::FirstMove) {
         extra.push_str(&format!("  White {:.1}%", c.white_score * 100.0));
     }
     for (name, value) in c.spsa_names.iter().zip(&c.spsa_values) {
@@ -519,8 +533,8 @@ fn print_campaign(c: &v1::Campaign) {
     println!(
         "{:<24} {:<11} {:<9} {:>7}/{:<7} pairs  penta [{}]  Elo {:+.1} ± {:.1}{extra}",
         c.campaign_id,
-        c.kind,
-        c.state,
+        kind.map_or_else(|_| format!("kind {}", c.kind), |k| k.to_string()),
+        state.map_or_else(|_| format!("state {}", c.state), |s| s.to_string()),
         c.pairs_done,
         c.pairs_total,
         p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
@@ -529,8 +543,17 @@ fn print_campaign(c: &v1::Campaign) {
     );
 }
 
+/// What `campaign status|pause|resume|stop` asks of one campaign.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    Show,
+    Pause,
+    Resume,
+    Stop,
+}
+
 pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
-    let (remote, id) = match args.action {
+    let (remote, id, change) = match args.action {
         CampaignAction::Run {
             file,
             threads,
@@ -596,10 +619,10 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
                 Ok(())
             });
         }
-        CampaignAction::Status { id, remote } => (remote, (id, "status")),
-        CampaignAction::Pause { id, remote } => (remote, (id, "pause")),
-        CampaignAction::Resume { id, remote } => (remote, (id, "resume")),
-        CampaignAction::Stop { id, remote } => (remote, (id, "stop")),
+        CampaignAction::Status { id, remote } => (remote, id, Change::Show),
+        CampaignAction::Pause { id, remote } => (remote, id, Change::Pause),
+        CampaignAction::Resume { id, remote } => (remote, id, Change::Resume),
+        CampaignAction::Stop { id, remote } => (remote, id, Change::Stop),
         CampaignAction::Exclude { id, worker, remote } => {
             return operator(&remote, |mut client| async move {
                 let c = client
@@ -615,17 +638,16 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
             });
         }
     };
-    let (id, action) = id;
     operator(&remote, |mut client| async move {
         let request = v1::CampaignRequest {
             header: header(),
             campaign_id: id,
         };
-        let c = match action {
-            "pause" => client.pause_campaign(request).await?,
-            "resume" => client.resume_campaign(request).await?,
-            "stop" => client.stop_campaign(request).await?,
-            _ => client.get_campaign(request).await?,
+        let c = match change {
+            Change::Pause => client.pause_campaign(request).await?,
+            Change::Resume => client.resume_campaign(request).await?,
+            Change::Stop => client.stop_campaign(request).await?,
+            Change::Show => client.get_campaign(request).await?,
         };
         print_campaign(&c.into_inner());
         Ok(())

@@ -1,10 +1,12 @@
 //! Campaigns as operators see them: created from their files, viewed with
 //! their progress, paused, resumed and stopped, and rebuilt on start-up.
 
+use super::error::{CampaignError, StorageError, file_error};
 use super::schema::{campaign_pentanomial, running_totals, save_spsa};
 use super::{Coordinator, CoordinatorError, now_ms};
 use crate::campaign::parse_campaign;
 use crate::coordinator::kinds::{Live, UnitPerturbation};
+use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::{Pentanomial, Trinomial};
 use ajaxlab_store::RunKind;
@@ -53,6 +55,13 @@ impl std::fmt::Display for CampaignState {
         f.pad(self.as_str())
     }
 }
+
+ajaxlab_proto::wire_enum!(CampaignState, v1::CampaignState {
+    Running <=> Running,
+    Paused <=> Paused,
+    Stopped <=> Stopped,
+    Finished <=> Finished,
+});
 
 /// Text that names no [`CampaignState`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -111,8 +120,8 @@ pub struct SprtView {
     pub llr: f64,
     /// Its stopping bounds (with the overshoot correction).
     pub bounds: ajaxlab_stats::LlrBounds,
-    /// "H0 accepted", "H1 accepted", or empty while running.
-    pub verdict: &'static str,
+    /// Whether a bound is crossed, and which.
+    pub verdict: ajaxlab_stats::Status,
 }
 
 impl CampaignView {
@@ -138,18 +147,22 @@ impl CampaignView {
         v1::Campaign {
             campaign_id: self.id.clone(),
             name: self.id.clone(),
-            state: self.state.to_string(),
+            state: self.state.to_wire(),
             priority: self.priority,
             pairs_total: self.pairs_total,
             pairs_done: self.pairs_done,
             pentanomial: self.pentanomial.0.to_vec(),
             elo,
             elo_error,
-            kind: self.kind.to_string(),
+            kind: self.kind.to_wire(),
             llr: self.sprt.as_ref().map_or(0.0, |s| s.llr),
             llr_lower: self.sprt.as_ref().map_or(0.0, |s| s.bounds.lower),
             llr_upper: self.sprt.as_ref().map_or(0.0, |s| s.bounds.upper),
-            verdict: self.sprt.as_ref().map_or("", |s| s.verdict).into(),
+            verdict: self
+                .sprt
+                .as_ref()
+                .map_or(ajaxlab_stats::Status::Continue, |s| s.verdict)
+                .to_wire(),
             spsa_names: self.spsa.iter().map(|p| p.name.clone()).collect(),
             spsa_values: self.spsa.iter().map(|p| p.value).collect(),
             white_score: self.white_score().unwrap_or(0.0),
@@ -168,8 +181,7 @@ impl Coordinator {
     /// # Errors
     /// `InvalidArgument` naming the bad key; `FailedPrecondition` if the name is taken.
     pub fn create_campaign(&self, toml_text: &str) -> Result<Vec<CampaignView>, CoordinatorError> {
-        let specs = parse_campaign(toml_text)
-            .map_err(|e| CoordinatorError::InvalidArgument(e.to_string()))?;
+        let specs = parse_campaign(toml_text).map_err(CampaignError::File)?;
         let lives: Vec<Live> = specs
             .into_iter()
             .map(|spec| Live::new(spec, toml_text.to_owned()))
@@ -183,27 +195,26 @@ impl Coordinator {
                     .query_row("select id from campaigns where id = ?1", [id], |r| r.get(0))
                     .optional()?;
                 if taken.is_some() {
-                    return Err(CoordinatorError::FailedPrecondition(format!(
-                        "campaign '{id}' exists"
-                    )));
+                    return Err(CampaignError::Exists(id.clone()).into());
                 }
                 tx.execute(
                     "insert into campaigns (id, config_toml, state, priority, pairs_total, next_pair, signature, created_ms)
-                     values (?1, ?2, 'running', ?3, ?4, 0, ?5, ?6)",
+                     values (?1, ?2, ?7, ?3, ?4, 0, ?5, ?6)",
                     params![
                         id,
                         toml_text,
                         live.spec.priority,
                         live.spec.config.pairs as i64,
                         self.signature as i64,
-                        now_ms()
+                        now_ms(),
+                        CampaignState::Running.as_str()
                     ],
                 )?;
                 if let Some(spsa) = &live.spsa {
                     save_spsa(&tx, id, 0, "", spsa)?;
                 }
-                std::fs::create_dir_all(self.campaign_dir(id))
-                    .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+                let dir = self.campaign_dir(id);
+                std::fs::create_dir_all(&dir).map_err(file_error(dir))?;
             }
             tx.commit()?;
         }
@@ -243,7 +254,7 @@ impl Coordinator {
                 },
             )
             .optional()?
-            .ok_or_else(|| CoordinatorError::NotFound(format!("no campaign '{id}'")))?;
+            .ok_or_else(|| CampaignError::Unknown(id.to_owned()))?;
         let penta = campaign_pentanomial(&db, id, None)?;
         let white: (i64, i64, i64) = db.query_row(
             "select white_wins, white_draws, white_losses from campaigns where id = ?1",
@@ -256,9 +267,13 @@ impl Coordinator {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let live = campaigns.get(id);
-        let state = row.0.parse().map_err(|e: UnknownCampaignState| {
-            CoordinatorError::Internal(format!("campaign '{id}': {e}"))
-        })?;
+        let state = row
+            .0
+            .parse()
+            .map_err(|e: UnknownCampaignState| StorageError::Campaign {
+                id: id.to_owned(),
+                reason: e.to_string(),
+            })?;
         Ok(CampaignView {
             id: id.to_owned(),
             state,
@@ -319,9 +334,11 @@ impl Coordinator {
     ) -> Result<CampaignView, CoordinatorError> {
         let current = self.campaign(id)?.state;
         if current.is_over() {
-            return Err(CoordinatorError::FailedPrecondition(format!(
-                "campaign '{id}' is {current}"
-            )));
+            return Err(CampaignError::Over {
+                id: id.to_owned(),
+                state: current,
+            }
+            .into());
         }
         self.db().execute(
             "update campaigns set state = ?2 where id = ?1",
@@ -340,7 +357,10 @@ pub(super) fn restore_campaign(
     id: &str,
     text: &str,
 ) -> Result<Live, CoordinatorError> {
-    let internal = |e: String| CoordinatorError::Internal(format!("campaign {id}: {e}"));
+    let internal = |reason: String| StorageError::Campaign {
+        id: id.to_owned(),
+        reason,
+    };
     let spec = parse_campaign(text)
         .map_err(|e| internal(e.to_string()))?
         .into_iter()
@@ -373,12 +393,12 @@ pub(super) fn restore_campaign(
                     UnitPerturbation::from_text(&text)
                         .map_err(internal)?
                         .map(|p| p.perturbation())
-                        .ok_or_else(|| internal("empty perturbation".into()))
+                        .ok_or_else(|| internal("empty perturbation".into()).into())
                 })
                 .collect::<Result<Vec<_>, CoordinatorError>>()?;
             let config = match &live.spec.kind {
                 crate::campaign::CampaignKind::Spsa(c) => c.clone(),
-                _ => return Err(internal("not an SPSA campaign".into())),
+                _ => return Err(internal("not an SPSA campaign".into()).into()),
             };
             let restored = ajaxlab_stats::Spsa::restore(
                 config,

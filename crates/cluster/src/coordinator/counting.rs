@@ -2,11 +2,14 @@
 //! own file, then counted in one transaction, exactly once (also when a
 //! file is found uncounted on start-up); and SPSA trajectories follow.
 
+use super::error::{LeaseError, StorageError, SubmissionError};
 use super::schema::{campaign_pentanomial, running_totals, save_spsa};
-use super::{Coordinator, CoordinatorError, Submitted, bump, now_ms, outliers, validate};
-use crate::convert::game_from_proto;
+use super::{
+    CampaignState, Coordinator, CoordinatorError, Submitted, bump, now_ms, outliers, validate,
+};
 use crate::coordinator::kinds::{Live, UnitPerturbation, first_player_balance};
 use ajaxlab_arena::live::LiveStats;
+use ajaxlab_proto::convert::game_record;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::Pentanomial;
 use ajaxlab_store::record::white_counts;
@@ -41,8 +44,7 @@ impl Coordinator {
         for (unit, campaign, worker) in pending {
             let file = self.unit_file(&campaign, &unit);
             if file.exists() {
-                let file =
-                    read_games(&file).map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+                let file = read_games(&file)?;
                 self.count_unit(&campaign, &unit, &worker, &file.games)?;
             }
         }
@@ -61,6 +63,7 @@ impl Coordinator {
         token: &str,
         games: &[v1::GameRecord],
     ) -> Result<Submitted, CoordinatorError> {
+        let _span = tracing::info_span!("submit", unit, worker).entered();
         let held = self.held_unit(worker, unit, token)?;
         if held.done {
             bump(&self.counters.duplicate, 1);
@@ -71,16 +74,15 @@ impl Coordinator {
             return Ok(Submitted::Stale);
         }
         let campaign = held.campaign;
-        let perturbation =
-            UnitPerturbation::from_text(&held.spsa).map_err(CoordinatorError::Internal)?;
+        let perturbation = UnitPerturbation::from_text(&held.spsa).map_err(StorageError::Spsa)?;
         let (config, mut metadata) = {
             let campaigns = self
                 .campaigns
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let live = campaigns.get(&campaign).ok_or_else(|| {
-                CoordinatorError::Internal(format!("campaign {campaign} not loaded"))
-            })?;
+            let live = campaigns
+                .get(&campaign)
+                .ok_or_else(|| StorageError::NotLoaded(campaign.clone()))?;
             (
                 live.unit_config(perturbation.as_ref()),
                 live.spec.file_metadata(&live.toml),
@@ -89,16 +91,19 @@ impl Coordinator {
         let records: Vec<GameRecord> = games
             .iter()
             .enumerate()
-            .map(|(i, g)| game_from_proto(g, &config.run_id, config.variant, i))
+            .map(|(i, g)| game_record(g, &config.run_id, config.variant, i))
             .collect::<Result<_, _>>()
-            .map_err(|e| CoordinatorError::InvalidArgument(e.to_string()))?;
-        if let Err(e) = validate::validate_unit(&config, held.first_pair, held.pair_count, &records)
+            .map_err(SubmissionError::Wire)?;
+        if let Err(rejection) =
+            validate::validate_unit(&config, held.first_pair, held.pair_count, &records)
         {
             bump(&self.counters.rejected, 1);
             self.note_rejection(&campaign, unit)?;
-            return Err(CoordinatorError::InvalidArgument(format!(
-                "unit {unit} rejected: {e}"
-            )));
+            return Err(SubmissionError::Rejected {
+                unit: unit.to_owned(),
+                rejection,
+            }
+            .into());
         }
         let mut sorted = records;
         sorted.sort_by_key(|g| g.game_id);
@@ -107,8 +112,7 @@ impl Coordinator {
             .map(|s| s.name.to_owned())
             .collect();
         let file = self.unit_file(&campaign, unit);
-        write_games(&file, &sorted, &metadata)
-            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        write_games(&file, &sorted, &metadata)?;
         self.count_unit(&campaign, unit, worker, &sorted)?;
         bump(&self.counters.accepted, 1);
         bump(&self.counters.games, sorted.len() as u64);
@@ -130,11 +134,17 @@ impl Coordinator {
             })?;
         if rejections >= 3 {
             db.execute(
-                "update campaigns set state = 'paused' where id = ?1 and state = 'running'",
-                [campaign],
+                "update campaigns set state = ?2 where id = ?1 and state = ?3",
+                params![
+                    campaign,
+                    CampaignState::Paused.as_str(),
+                    CampaignState::Running.as_str()
+                ],
             )?;
-            eprintln!(
-                "coordinator: unit {unit} refused {rejections} times; campaign {campaign} paused"
+            tracing::warn!(
+                unit,
+                campaign,
+                "unit refused {rejections} times; campaign paused"
             );
         }
         Ok(())
@@ -163,7 +173,7 @@ impl Coordinator {
             })
             .optional()?;
         let Some((state, spsa_text)) = unit_row else {
-            return Err(CoordinatorError::NotFound(format!("unknown unit '{unit}'")));
+            return Err(LeaseError::UnknownUnit(unit.to_owned()).into());
         };
         if state == "done" {
             return Ok(());
@@ -226,14 +236,17 @@ impl Coordinator {
             }
             if let (Some(spsa), Some(perturbation)) = (
                 &mut live.spsa,
-                UnitPerturbation::from_text(&spsa_text).map_err(CoordinatorError::Internal)?,
+                UnitPerturbation::from_text(&spsa_text).map_err(StorageError::Spsa)?,
             ) {
                 spsa.apply(
                     &perturbation.perturbation(),
                     first_player_balance(games),
                     games.len() as u64,
                 )
-                .map_err(|e| CoordinatorError::Internal(format!("unit {unit}: {e}")))?;
+                .map_err(|source| StorageError::SpsaUpdate {
+                    unit: unit.to_owned(),
+                    source,
+                })?;
                 let seq: i64 = tx.query_row(
                     "select coalesce(max(seq), 0) + 1 from spsa_history where campaign_id = ?1",
                     [campaign],
@@ -245,8 +258,12 @@ impl Coordinator {
         let decided = next.as_ref().is_some_and(Live::decided);
         if done >= total || decided {
             tx.execute(
-                "update campaigns set state = 'finished' where id = ?1 and state != 'stopped'",
-                [campaign],
+                "update campaigns set state = ?2 where id = ?1 and state != ?3",
+                params![
+                    campaign,
+                    CampaignState::Finished.as_str(),
+                    CampaignState::Stopped.as_str()
+                ],
             )?;
         }
         tx.commit()?;
@@ -305,8 +322,8 @@ impl Coordinator {
             let mut out = Vec::new();
             for row in rows {
                 let (seq, completed, unit_id, theta) = row?;
-                let theta: Vec<f64> = serde_json::from_str(&theta)
-                    .map_err(|e| CoordinatorError::Internal(format!("spsa history: {e}")))?;
+                let theta: Vec<f64> =
+                    serde_json::from_str(&theta).map_err(|e| StorageError::Spsa(e.to_string()))?;
                 for (param, value) in names.iter().zip(theta) {
                     out.push(TrajectoryRow {
                         seq: seq as u64,
@@ -319,8 +336,7 @@ impl Coordinator {
             }
             out
         };
-        write_trajectory(&self.campaign_dir(campaign).join(SPSA_FILE), &rows)
-            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        write_trajectory(&self.campaign_dir(campaign).join(SPSA_FILE), &rows)?;
         written.insert(campaign.to_owned(), std::time::Instant::now());
         Ok(())
     }
@@ -348,8 +364,8 @@ impl Coordinator {
         let mut out = Vec::new();
         for row in rows {
             let (completed, theta) = row?;
-            let theta = serde_json::from_str(&theta)
-                .map_err(|e| CoordinatorError::Internal(format!("spsa history: {e}")))?;
+            let theta =
+                serde_json::from_str(&theta).map_err(|e| StorageError::Spsa(e.to_string()))?;
             out.push(SpsaStep {
                 completed_pairs: completed.max(0) as u64,
                 theta,

@@ -7,7 +7,8 @@
 //! start-up, a counted unit whose file is only under `excluded/`, and
 //! finishes the exclusion.
 
-use super::{Coordinator, CoordinatorError, RECOUNT, restore_campaign};
+use super::error::{CampaignError, file_error};
+use super::{CampaignState, Coordinator, CoordinatorError, RECOUNT, restore_campaign};
 use crate::campaign::CampaignKind;
 use rusqlite::{OptionalExtension, params};
 use std::path::PathBuf;
@@ -40,12 +41,10 @@ impl Coordinator {
             campaigns
                 .get(campaign)
                 .map(|l| l.spec.kind.clone())
-                .ok_or_else(|| CoordinatorError::NotFound(format!("no campaign '{campaign}'")))?
+                .ok_or_else(|| CampaignError::Unknown(campaign.to_owned()))?
         };
         if matches!(kind, CampaignKind::Spsa(_)) {
-            return Err(CoordinatorError::FailedPrecondition(format!(
-                "campaign '{campaign}' is an SPSA tune: its updates cannot be taken back; stop it and start a new one"
-            )));
+            return Err(CampaignError::SpsaExclusion(campaign.to_owned()).into());
         }
         let units: Vec<String> = {
             let db = self.db();
@@ -64,18 +63,20 @@ impl Coordinator {
             let rows = stmt.query_map(params![campaign, worker], |r| r.get(0))?;
             rows.collect::<Result<_, _>>()?
         };
-        std::fs::create_dir_all(self.campaign_dir(campaign).join("excluded"))
-            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        let excluded = self.campaign_dir(campaign).join("excluded");
+        std::fs::create_dir_all(&excluded).map_err(file_error(excluded))?;
         for unit in &units {
             let file = self.unit_file(campaign, unit);
             if file.exists() {
                 std::fs::rename(&file, self.excluded_file(campaign, unit, worker))
-                    .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", file.display())))?;
+                    .map_err(file_error(&file))?;
             }
         }
         self.count_out(campaign, &units)?;
-        eprintln!(
-            "coordinator: worker {worker} excluded from {campaign}; {} units to play again",
+        tracing::info!(
+            worker,
+            campaign,
+            "worker excluded; {} units to play again",
             units.len()
         );
         self.campaign(campaign)
@@ -107,8 +108,12 @@ impl Coordinator {
         )?;
         if incomplete && !live.decided() {
             tx.execute(
-                "update campaigns set state = 'running' where id = ?1 and state = 'finished'",
-                [campaign],
+                "update campaigns set state = ?2 where id = ?1 and state = ?3",
+                params![
+                    campaign,
+                    CampaignState::Running.as_str(),
+                    CampaignState::Finished.as_str()
+                ],
             )?;
         }
         tx.commit()?;

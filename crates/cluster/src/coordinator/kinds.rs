@@ -52,13 +52,10 @@ impl Live {
             .is_some_and(|s| s.status() != Status::Continue)
     }
 
-    /// The verdict for people: empty while the test runs.
-    pub fn verdict(&self) -> &'static str {
-        match self.sprt.as_ref().map(Sprt::status) {
-            Some(Status::AcceptH1) => "H1 accepted",
-            Some(Status::AcceptH0) => "H0 accepted",
-            _ => "",
-        }
+    /// The verdict: [`Status::Continue`] while the test runs (or for
+    /// campaigns without one).
+    pub fn verdict(&self) -> Status {
+        self.sprt.as_ref().map_or(Status::Continue, Sprt::status)
     }
 
     /// Feeds the SPRT the campaign's running pentanomial.

@@ -1,10 +1,11 @@
 //! Workers and their leases: registration, the choice of a campaign for
 //! an asking worker, the size of a new unit, renewal and release.
 
+use super::error::{LeaseError, StorageError};
 use super::tokens::random_hex;
-use super::{Coordinator, CoordinatorError, bump, now_ms};
-use crate::convert::work_unit;
+use super::{CampaignState, Coordinator, CoordinatorError, bump, now_ms};
 use crate::coordinator::kinds::UnitPerturbation;
+use ajaxlab_proto::convert::UnitSpec;
 use ajaxlab_proto::v1;
 use rusqlite::{OptionalExtension, params};
 use std::time::Duration;
@@ -144,6 +145,7 @@ impl Coordinator {
     /// `NotFound` for an unknown worker; `Internal` without operating-system
     /// randomness for the lease token.
     pub fn request_work(&self, worker: &str) -> Result<Option<v1::WorkUnit>, CoordinatorError> {
+        let _span = tracing::debug_span!("request_work", worker).entered();
         let now = now_ms();
         let deadline = now + i64::try_from(self.lease.as_millis()).unwrap_or(60_000);
         let db = self.db();
@@ -154,9 +156,7 @@ impl Coordinator {
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?
-            .ok_or_else(|| {
-                CoordinatorError::NotFound(format!("unknown worker '{worker}'; register first"))
-            })?;
+            .ok_or_else(|| LeaseError::UnknownWorker(worker.to_owned()))?;
         // Expired leases go back to the pool.
         let expired = db.execute(
             "update units set state = 'free' where state = 'leased' and deadline_ms < ?1",
@@ -168,20 +168,23 @@ impl Coordinator {
             "select c.id, c.priority, c.pairs_total, c.next_pair,
                     (select count(*) from units u where u.campaign_id = c.id and u.state = 'free'),
                     c.next_pair - (select coalesce(sum(pair_count), 0) from units u where u.campaign_id = c.id and u.state = 'free')
-             from campaigns c where c.state = 'running' and c.signature = ?1
+             from campaigns c where c.state = ?3 and c.signature = ?1
                and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)",
         )?;
         let mut candidates: Vec<Candidate> = stmt
-            .query_map(params![signature, worker], |r| {
-                Ok(Candidate {
-                    id: r.get(0)?,
-                    priority: r.get(1)?,
-                    pairs_total: r.get(2)?,
-                    next_pair: r.get(3)?,
-                    free_units: r.get(4)?,
-                    pairs_out: r.get(5)?,
-                })
-            })?
+            .query_map(
+                params![signature, worker, CampaignState::Running.as_str()],
+                |r| {
+                    Ok(Candidate {
+                        id: r.get(0)?,
+                        priority: r.get(1)?,
+                        pairs_total: r.get(2)?,
+                        next_pair: r.get(3)?,
+                        free_units: r.get(4)?,
+                        pairs_out: r.get(5)?,
+                    })
+                },
+            )?
             .collect::<Result<_, _>>()?;
         drop(stmt);
         candidates.retain(Candidate::has_work);
@@ -207,7 +210,7 @@ impl Coordinator {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let live = campaigns
             .get_mut(&campaign)
-            .ok_or_else(|| CoordinatorError::Internal(format!("campaign {campaign} not loaded")))?;
+            .ok_or_else(|| StorageError::NotLoaded(campaign.clone()))?;
         let (unit_id, first, count, perturbation) = if free > 0 {
             let (id, first, count, spsa): (String, i64, i64, String) = db.query_row(
                 "select id, first_pair, pair_count, spsa from units where campaign_id = ?1 and state = 'free' order by first_pair limit 1",
@@ -218,8 +221,7 @@ impl Coordinator {
                 "update units set state = 'leased', lease_token = ?2, worker_id = ?3, deadline_ms = ?4, leased_ms = ?5 where id = ?1",
                 params![id, token, worker, deadline, now],
             )?;
-            let perturbation =
-                UnitPerturbation::from_text(&spsa).map_err(CoordinatorError::Internal)?;
+            let perturbation = UnitPerturbation::from_text(&spsa).map_err(StorageError::Spsa)?;
             (id, first, count, perturbation)
         } else {
             let sizing = UnitSizing {
@@ -259,15 +261,15 @@ impl Coordinator {
         drop(campaigns);
         let count = u32::try_from(count).unwrap_or(u32::MAX);
         bump(&self.counters.leased, 1);
-        Ok(Some(work_unit(
-            &config,
-            &campaign,
-            &unit_id,
-            &token,
-            deadline,
-            first as u64,
-            count,
-        )))
+        Ok(Some(v1::WorkUnit::from(UnitSpec {
+            config: &config,
+            campaign_id: &campaign,
+            unit_id: &unit_id,
+            lease_token: &token,
+            deadline_ms: deadline,
+            first_pair: first as u64,
+            pair_count: count,
+        })))
     }
 
     pub(super) fn held_unit(
@@ -293,7 +295,7 @@ impl Coordinator {
             },
         )
         .optional()?
-        .ok_or_else(|| CoordinatorError::NotFound(format!("unknown unit '{unit}'")))
+        .ok_or_else(|| LeaseError::UnknownUnit(unit.to_owned()).into())
     }
 
     /// Extends a lease.
@@ -303,9 +305,7 @@ impl Coordinator {
     pub fn renew(&self, worker: &str, unit: &str, token: &str) -> Result<i64, CoordinatorError> {
         let held = self.held_unit(worker, unit, token)?;
         if !held.held || held.done {
-            return Err(CoordinatorError::FailedPrecondition(format!(
-                "unit '{unit}' is no longer leased to this worker"
-            )));
+            return Err(LeaseError::Lost(unit.to_owned()).into());
         }
         let deadline = now_ms() + i64::try_from(self.lease.as_millis()).unwrap_or(60_000);
         self.db().execute(
@@ -322,9 +322,7 @@ impl Coordinator {
     pub fn release(&self, worker: &str, unit: &str, token: &str) -> Result<(), CoordinatorError> {
         let held = self.held_unit(worker, unit, token)?;
         if !held.held || held.done {
-            return Err(CoordinatorError::FailedPrecondition(format!(
-                "unit '{unit}' is not leased to this worker"
-            )));
+            return Err(LeaseError::NotHeld(unit.to_owned()).into());
         }
         self.db()
             .execute("update units set state = 'free' where id = ?1", [unit])?;

@@ -16,6 +16,7 @@
 
 mod campaigns;
 mod counting;
+mod error;
 mod exclude;
 pub mod kinds;
 mod leases;
@@ -27,11 +28,13 @@ pub mod validate;
 
 pub use campaigns::{CampaignState, CampaignView, ParamValue, SprtView, UnknownCampaignState};
 pub use counting::SpsaStep;
+pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
 pub use leases::{UnitCount, WorkerInfo};
 pub use tokens::{Scope, random_hex};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
 use campaigns::restore_campaign;
+use error::file_error;
 use kinds::Live;
 use rusqlite::Connection;
 use schema::{RECOUNT, open_db};
@@ -39,29 +42,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// A request the coordinator refuses, or a failure of its own.
-#[derive(Debug, thiserror::Error)]
-pub enum CoordinatorError {
-    /// Malformed request.
-    #[error("{0}")]
-    InvalidArgument(String),
-    /// Unknown campaign, unit or worker.
-    #[error("{0}")]
-    NotFound(String),
-    /// The request cannot apply in the current state (lease, version, name taken).
-    #[error("{0}")]
-    FailedPrecondition(String),
-    /// Storage failure.
-    #[error("storage: {0}")]
-    Internal(String),
-}
-
-impl From<rusqlite::Error> for CoordinatorError {
-    fn from(e: rusqlite::Error) -> Self {
-        CoordinatorError::Internal(e.to_string())
-    }
-}
 
 /// Outcome of a submission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +53,12 @@ pub enum Submitted {
     /// The lease had passed to another worker: dropped.
     Stale,
 }
+
+ajaxlab_proto::wire_enum!(Submitted, ajaxlab_proto::v1::SubmitStatus {
+    Accepted <=> Accepted,
+    Duplicate <=> Duplicate,
+    Stale <=> Stale,
+});
 
 /// Counters for the metrics endpoint.
 #[derive(Debug, Default)]
@@ -129,30 +115,29 @@ impl Coordinator {
     /// games are on disk but not yet counted are counted now.
     ///
     /// # Errors
-    /// [`CoordinatorError::Internal`] if the state cannot be opened.
+    /// [`CoordinatorError::Storage`] if the state cannot be opened.
     pub fn open(
         dir: &Path,
         lease: Duration,
         signature: u64,
     ) -> Result<Coordinator, CoordinatorError> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(file_error(dir))?;
         // SQLite says only "unable to open database file" of a directory it
         // cannot write to: try writing first, for an error with the reason.
         let probe = dir.join(".write-probe");
         std::fs::write(&probe, b"")
             .and_then(|()| std::fs::remove_file(&probe))
-            .map_err(|e| {
-                CoordinatorError::Internal(format!(
-                    "state directory {} cannot be written to: {e}",
-                    dir.display()
-                ))
+            .map_err(|e| StorageError::NotWritable {
+                dir: dir.to_owned(),
+                source: e,
             })?;
         let db_path = dir.join("coordinator.sqlite3");
-        let db = open_db(&db_path)
-            .map_err(|e| CoordinatorError::Internal(format!("{}: {e}", db_path.display())))?;
+        let db = open_db(&db_path).map_err(|source| StorageError::OpenDatabase {
+            path: db_path.clone(),
+            source,
+        })?;
         let artifacts = ArtifactStore::open(&dir.join("artifacts"), DEFAULT_ARTIFACT_LIMIT)
-            .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+            .map_err(StorageError::from)?;
         let (changes, _) = tokio::sync::watch::channel(0);
         let c = Coordinator {
             counters: Counters::default(),

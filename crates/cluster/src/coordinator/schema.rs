@@ -3,13 +3,14 @@
 //! other parts share.
 
 use super::CoordinatorError;
+use super::error::StorageError;
 use ajaxlab_stats::Pentanomial;
 use rusqlite::{Connection, params};
 use std::path::Path;
 
 /// Opens (or creates) the database at `path`: WAL, the tables, and the
 /// columns added since the first schema.
-pub(super) fn open_db(path: &Path) -> Result<Connection, CoordinatorError> {
+pub(super) fn open_db(path: &Path) -> Result<Connection, rusqlite::Error> {
     let db = Connection::open(path)?;
     // WAL with synchronous = normal: a commit survives the coordinator's
     // crash (not the machine's). What must survive the machine is the
@@ -143,8 +144,8 @@ pub(super) fn save_spsa(
     unit: &str,
     spsa: &ajaxlab_stats::Spsa,
 ) -> Result<(), CoordinatorError> {
-    let theta = serde_json::to_string(spsa.theta())
-        .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+    let theta =
+        serde_json::to_string(spsa.theta()).map_err(|e| StorageError::Spsa(e.to_string()))?;
     db.execute(
         "insert into spsa_history values (?1, ?2, ?3, ?4, ?5, ?6)",
         params![
@@ -168,7 +169,7 @@ mod tests {
     #[test]
     fn an_old_database_gets_the_new_columns() -> Result<(), CoordinatorError> {
         let dir = std::env::temp_dir().join(format!("ajaxlab-schema-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        std::fs::create_dir_all(&dir).map_err(super::super::error::file_error(&dir))?;
         let path = dir.join("old.sqlite3");
         let _ = std::fs::remove_file(&path);
         {

@@ -1,22 +1,43 @@
 //! The gRPC services: thin adapters over [`Coordinator`], plus bearer-token
 //! authentication with separate worker and operator scopes.
 
-use super::{CampaignState, CampaignView, Coordinator, CoordinatorError, Scope, Submitted};
+use super::{
+    CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, LeaseError, Scope,
+};
 use ajaxlab_proto::PROTOCOL_VERSION;
+use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1::{self, operator_server, worker_server};
 use std::pin::Pin;
 use std::sync::Arc;
 use tokio_stream::Stream;
-use tonic::{Request, Response, Status};
+use tonic::{Code, Request, Response, Status};
 
 impl From<CoordinatorError> for Status {
+    /// The one mapping of the coordinator's errors to gRPC codes: bad
+    /// requests, unknown names, requests the state forbids, own failures.
     fn from(e: CoordinatorError) -> Status {
-        match e {
-            CoordinatorError::InvalidArgument(m) => Status::invalid_argument(m),
-            CoordinatorError::NotFound(m) => Status::not_found(m),
-            CoordinatorError::FailedPrecondition(m) => Status::failed_precondition(m),
-            CoordinatorError::Internal(m) => Status::internal(m),
-        }
+        let message = match &e {
+            CoordinatorError::Storage(inner) => inner.to_string(),
+            other => other.to_string(),
+        };
+        let code = match &e {
+            CoordinatorError::Campaign(CampaignError::File(_))
+            | CoordinatorError::Submission(_) => Code::InvalidArgument,
+            CoordinatorError::Campaign(CampaignError::Unknown(_))
+            | CoordinatorError::Lease(LeaseError::UnknownWorker(_) | LeaseError::UnknownUnit(_)) => {
+                Code::NotFound
+            }
+            CoordinatorError::Campaign(
+                CampaignError::Exists(_)
+                | CampaignError::Over { .. }
+                | CampaignError::SpsaExclusion(_),
+            )
+            | CoordinatorError::Lease(LeaseError::Lost(_) | LeaseError::NotHeld(_)) => {
+                Code::FailedPrecondition
+            }
+            CoordinatorError::Storage(_) => Code::Internal,
+        };
+        Status::new(code, message)
     }
 }
 
@@ -141,18 +162,10 @@ impl worker_server::Worker for WorkerService {
         let outcome =
             blocking(move || c.submit(&r.worker_id, &r.unit_id, &r.lease_token, &r.games)).await;
         if let Err(e) = &outcome {
-            eprintln!(
-                "coordinator: submission of unit {unit} refused: {}",
-                e.message()
-            );
+            tracing::warn!(unit, "submission refused: {}", e.message());
         }
-        let status = match outcome? {
-            Submitted::Accepted => "accepted",
-            Submitted::Duplicate => "duplicate",
-            Submitted::Stale => "stale",
-        };
         Ok(Response::new(v1::SubmitResultsResponse {
-            status: status.into(),
+            status: outcome?.to_wire(),
         }))
     }
 

@@ -1,6 +1,7 @@
 //! Tokens: each is a random secret shown once, kept only as its SHA-256
 //! hash, with the scope of what it may do.
 
+use super::error::StorageError;
 use super::{Coordinator, CoordinatorError, now_ms};
 use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
@@ -43,7 +44,7 @@ pub fn random_hex() -> Result<String, CoordinatorError> {
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))
-        .map_err(|e| CoordinatorError::Internal(format!("reading /dev/urandom: {e}")))?;
+        .map_err(StorageError::Randomness)?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -3,9 +3,10 @@
 //! reconnects with exponential backoff and jitter. On shutdown it releases
 //! the unit it holds and exits.
 
-use crate::convert::{game_to_proto, match_config};
+use crate::coordinator::Submitted;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use ajaxlab_stats::{RandomSource, SplitMix64};
@@ -15,6 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
+use tracing::Instrument;
 
 /// The depth of the bench whose node count identifies an engine build.
 pub const SIGNATURE_DEPTH: u32 = 6;
@@ -162,7 +164,7 @@ async fn connect(
                 ));
             }
             Err(e) => {
-                eprintln!("worker: cannot reach {}: {e}; retrying", config.url);
+                tracing::warn!(coordinator = %config.url, "cannot reach the coordinator: {e}; retrying");
                 backoff.wait().await;
             }
         }
@@ -292,7 +294,11 @@ pub async fn run_worker(
                 .await;
                 continue;
             };
-            if play_and_submit(&mut client, &worker_id, unit, &config, &shutdown).await? {
+            let span = tracing::info_span!("unit", worker = %worker_id, unit = %unit.unit_id);
+            if play_and_submit(&mut client, &worker_id, unit, &config, &shutdown)
+                .instrument(span)
+                .await?
+            {
                 submitted += 1;
             }
         }
@@ -308,7 +314,8 @@ async fn play_and_submit(
     config: &WorkerConfig,
     shutdown: &Arc<AtomicBool>,
 ) -> Result<bool, WorkerError> {
-    let match_config = match_config(&unit).map_err(|e| WorkerError::BadUnit(e.to_string()))?;
+    let match_config =
+        MatchConfig::try_from(&unit).map_err(|e| WorkerError::BadUnit(e.to_string()))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let play = {
         let cancel = Arc::clone(&cancel);
@@ -363,21 +370,28 @@ async fn play_and_submit(
         worker_id: worker_id.into(),
         unit_id: unit.unit_id.clone(),
         lease_token: unit.lease_token.clone(),
-        games: games.iter().map(game_to_proto).collect(),
+        games: games
+            .iter()
+            .map(v1::GameRecord::try_from)
+            .collect::<Result<_, _>>()
+            .map_err(|e| WorkerError::BadUnit(e.to_string()))?,
     };
     let mut backoff = Backoff::new(unit.first_pair);
     for _ in 0..8 {
         match client.submit_results(request.clone()).await {
             Ok(r) => {
-                let status = r.into_inner().status;
-                if status != "accepted" {
-                    eprintln!("worker: unit {} was {status}; dropped", unit.unit_id);
+                let status =
+                    Submitted::from_wire(r.into_inner().status, "SubmitResultsResponse.status");
+                match &status {
+                    Ok(Submitted::Accepted) => {}
+                    Ok(other) => tracing::info!("unit not counted ({other:?}); dropped"),
+                    Err(e) => tracing::warn!("unit not counted: {e}"),
                 }
-                return Ok(status == "accepted");
+                return Ok(matches!(status, Ok(Submitted::Accepted)));
             }
             Err(s) if transient(&s) => backoff.wait().await,
             Err(s) => {
-                eprintln!("worker: unit {} refused: {}", unit.unit_id, s.message());
+                tracing::warn!("unit refused: {}", s.message());
                 return Ok(false);
             }
         }

@@ -3,8 +3,8 @@
 
 #![allow(dead_code, reason = "each test crate uses a part of it")]
 
+use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
-use ajaxlab_cluster::convert::{game_to_proto, match_config};
 use ajaxlab_cluster::coordinator::Coordinator;
 use ajaxlab_proto::v1;
 use std::path::PathBuf;
@@ -66,7 +66,7 @@ pub(crate) fn temp_dir(prefix: &str) -> PathBuf {
 
 /// Plays a unit honestly, as a worker would.
 pub(crate) fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
-    let config = match_config(unit).unwrap();
+    let config = MatchConfig::try_from(unit).unwrap();
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut players = [
         make_player(&config.players[0], 8, &stop).unwrap(),
@@ -74,6 +74,6 @@ pub(crate) fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
     ];
     (unit.first_pair..unit.first_pair + u64::from(unit.pair_count))
         .flat_map(|p| play_pair(&config, p, &mut players))
-        .map(|g| game_to_proto(&g))
+        .map(|g| v1::GameRecord::try_from(&g).unwrap())
         .collect()
 }

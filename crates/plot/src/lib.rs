@@ -1,19 +1,21 @@
 //! Charts as SVG and PNG with plotters: lines, shaded bands, points with
 //! interval bars and horizontal reference lines, in one chart or a grid of
-//! small ones.
+//! small ones; written as files (the report) or returned as SVG text (the
+//! coordinator's status page).
 //!
 //! Text in the PNG is rasterized by plotters' pure-Rust `ab_glyph` path from
 //! DejaVu Sans, embedded in the binary (the `dejavu` crate), so a machine
 //! without any font package or fontconfig draws the same labels. The SVG
 //! names the `sans-serif` family and leaves the glyphs to the viewer.
 
-use crate::error::ReportError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+pub use plotters::style::RGBColor;
 
 /// The font family every text of a chart uses.
 const FAMILY: &str = "sans-serif";
@@ -28,7 +30,7 @@ const PANEL: (u32, u32) = (480, 300);
 const MARGIN: f64 = 0.05;
 
 /// Colours in the order series get them (a colour-blind-safe palette, Okabe–Ito).
-pub(crate) const PALETTE: [RGBColor; 6] = [
+pub const PALETTE: [RGBColor; 6] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
     RGBColor(0, 158, 115),
@@ -38,67 +40,101 @@ pub(crate) const PALETTE: [RGBColor; 6] = [
 ];
 
 /// Grey for reference lines and raw estimates drawn behind others.
-pub(crate) const GREY: RGBColor = RGBColor(140, 140, 140);
+pub const GREY: RGBColor = RGBColor(140, 140, 140);
+
+/// A chart that cannot be drawn.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlotError {
+    /// A chart could not be drawn or encoded.
+    #[error("{}: cannot draw the plot: {problem}", path.display())]
+    Draw {
+        /// The plot file (empty for SVG text).
+        path: PathBuf,
+        /// What the plotting library said.
+        problem: String,
+    },
+    /// The embedded font could not be loaded (a build problem, not a data one).
+    #[error("the embedded plot font is not a valid TrueType font")]
+    Font,
+}
 
 /// Registers the embedded font once per process.
-fn font() -> Result<(), ReportError> {
+fn font() -> Result<(), PlotError> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| {
         register_font(FAMILY, FontStyle::Normal, dejavu::sans::regular()).is_ok()
             && register_font(FAMILY, FontStyle::Bold, dejavu::sans::bold()).is_ok()
     });
-    if ok { Ok(()) } else { Err(ReportError::Font) }
+    if ok { Ok(()) } else { Err(PlotError::Font) }
 }
 
 /// A polyline.
 #[derive(Clone, Debug)]
-pub(crate) struct Line {
+pub struct Line {
     /// Legend text (empty: no legend entry).
-    pub(crate) label: String,
-    pub(crate) color: RGBColor,
-    pub(crate) points: Vec<(f64, f64)>,
+    pub label: String,
+    /// Its colour.
+    pub color: RGBColor,
+    /// The points, in x order.
+    pub points: Vec<(f64, f64)>,
 }
 
 /// A shaded area between two curves, e.g. a confidence band.
 #[derive(Clone, Debug)]
-pub(crate) struct Band {
-    pub(crate) label: String,
-    pub(crate) color: RGBColor,
+pub struct Band {
+    /// Legend text (empty: no legend entry).
+    pub label: String,
+    /// Its colour.
+    pub color: RGBColor,
     /// `(x, low, high)`, in x order.
-    pub(crate) points: Vec<(f64, f64, f64)>,
+    pub points: Vec<(f64, f64, f64)>,
 }
 
 /// Points with vertical interval bars.
 #[derive(Clone, Debug)]
-pub(crate) struct Intervals {
-    pub(crate) label: String,
-    pub(crate) color: RGBColor,
+pub struct Intervals {
+    /// Legend text (empty: no legend entry).
+    pub label: String,
+    /// Its colour.
+    pub color: RGBColor,
     /// `(x, y, low, high)`.
-    pub(crate) points: Vec<(f64, f64, f64, f64)>,
+    pub points: Vec<(f64, f64, f64, f64)>,
     /// Marker radius in pixels.
-    pub(crate) radius: u32,
+    pub radius: u32,
 }
 
 /// A horizontal reference line.
 #[derive(Clone, Debug)]
-pub(crate) struct HLine {
-    pub(crate) label: String,
-    pub(crate) color: RGBColor,
-    pub(crate) y: f64,
+pub struct HLine {
+    /// Legend text (empty: no legend entry).
+    pub label: String,
+    /// Its colour.
+    pub color: RGBColor,
+    /// Where it is drawn.
+    pub y: f64,
 }
 
 /// One chart: a title, axis descriptions and what to draw.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Chart {
-    pub(crate) title: String,
-    pub(crate) x_desc: String,
-    pub(crate) y_desc: String,
-    pub(crate) lines: Vec<Line>,
-    pub(crate) bands: Vec<Band>,
-    pub(crate) intervals: Vec<Intervals>,
-    pub(crate) hlines: Vec<HLine>,
+pub struct Chart {
+    /// Title above the chart.
+    pub title: String,
+    /// The x axis's description.
+    pub x_desc: String,
+    /// The y axis's description.
+    pub y_desc: String,
+    /// Polylines.
+    pub lines: Vec<Line>,
+    /// Shaded bands (drawn first).
+    pub bands: Vec<Band>,
+    /// Points with interval bars.
+    pub intervals: Vec<Intervals>,
+    /// Horizontal reference lines.
+    pub hlines: Vec<HLine>,
     /// Category names for x = 0, 1, 2, …; the x axis then shows these.
-    pub(crate) categories: Option<Vec<String>>,
+    pub categories: Option<Vec<String>>,
+    /// The y axis's range, instead of one that covers everything drawn.
+    pub y_range: Option<Range<f64>>,
 }
 
 impl Chart {
@@ -131,7 +167,8 @@ impl Chart {
             None if self.intervals.is_empty() => padded(&xs, 0.0),
             None => padded(&xs, 0.02),
         };
-        (x, padded(&ys, MARGIN))
+        let y = self.y_range.clone().unwrap_or_else(|| padded(&ys, MARGIN));
+        (x, y)
     }
 }
 
@@ -174,7 +211,7 @@ enum Picture<'a> {
 const GRID_TITLE: u32 = 50;
 
 /// Writes `chart` as `DIR/STEM.svg` and `DIR/STEM.png`; returns both paths.
-pub(crate) fn write(chart: &Chart, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, ReportError> {
+pub fn write(chart: &Chart, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, PlotError> {
     // Named categories get room for their labels side by side.
     let longest = chart
         .categories
@@ -195,13 +232,13 @@ pub(crate) fn write(chart: &Chart, dir: &Path, stem: &str) -> Result<Vec<PathBuf
 
 /// Writes `charts` as one grid image of `columns` panels per row under a
 /// common `title`, as SVG and PNG; returns both paths.
-pub(crate) fn write_grid(
+pub fn write_grid(
     title: &str,
     charts: &[Chart],
     columns: usize,
     dir: &Path,
     stem: &str,
-) -> Result<Vec<PathBuf>, ReportError> {
+) -> Result<Vec<PathBuf>, PlotError> {
     let columns = columns.clamp(1, charts.len().max(1));
     let rows = charts.len().div_ceil(columns).max(1);
     let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
@@ -226,11 +263,11 @@ fn write_picture(
     size: (u32, u32),
     dir: &Path,
     stem: &str,
-) -> Result<Vec<PathBuf>, ReportError> {
+) -> Result<Vec<PathBuf>, PlotError> {
     font()?;
     let svg = dir.join(format!("{stem}.svg"));
     let png = dir.join(format!("{stem}.png"));
-    let plot_error = |path: &Path, problem: String| ReportError::Plot {
+    let plot_error = |path: &Path, problem: String| PlotError::Draw {
         path: path.to_path_buf(),
         problem,
     };
@@ -239,6 +276,28 @@ fn write_picture(
     render(BitMapBackend::new(&png, size).into_drawing_area(), picture)
         .map_err(|p| plot_error(&png, p))?;
     Ok(vec![svg, png])
+}
+
+/// `chart` as SVG text of `size` pixels, its root element of class
+/// `class` (for a page's style sheet and scripts).
+///
+/// # Errors
+/// [`PlotError`] if plotters cannot draw it.
+pub fn svg(chart: &Chart, size: (u32, u32), class: &str) -> Result<String, PlotError> {
+    font()?;
+    let mut text = String::new();
+    render(
+        SVGBackend::with_string(&mut text, size).into_drawing_area(),
+        &Picture::Single(chart),
+    )
+    .map_err(|problem| PlotError::Draw {
+        path: PathBuf::new(),
+        problem,
+    })?;
+    Ok(match text.strip_prefix("<svg ") {
+        Some(rest) => format!("<svg class=\"{class}\" {rest}"),
+        None => text,
+    })
 }
 
 /// Paints `picture` on `area` and writes the file.
@@ -430,6 +489,24 @@ mod tests {
         assert_eq!(tick(0.125), "0.125");
         assert_eq!(tick(0.5), "0.5");
         assert_eq!(tick(2_000_000.0), "2.0e6");
+    }
+
+    #[test]
+    fn a_chart_as_svg_text_carries_its_class_and_its_line() {
+        let chart = Chart {
+            title: "Elo".into(),
+            lines: vec![Line {
+                label: String::new(),
+                color: PALETTE[0],
+                points: vec![(0.0, 1.0), (1.0, 3.0)],
+            }],
+            y_range: Some(-10.0..10.0),
+            ..Chart::default()
+        };
+        let svg = svg(&chart, (480, 160), "elo").unwrap();
+        assert!(svg.starts_with("<svg class=\"elo\" "), "{svg}");
+        assert!(svg.contains("<polyline"), "{svg}");
+        assert_eq!(chart.ranges().1, -10.0..10.0);
     }
 
     #[test]
