@@ -134,6 +134,9 @@ impl Position {
             .iter()
             .filter(|o| {
                 matches!(o.kind(), MoveKind::Normal)
+                    // A rival with gating only where this move gates (`N1i1/M`
+                    // would name a knight that cannot gate).
+                    && (o.gate() == Gate::None) == (m.gate() == Gate::None)
                     && o.to() == to
                     && o.from() != from
                     && self.piece_at(o.from()).is_some_and(|p| p.kind == kind)

@@ -13,7 +13,7 @@ const AFC: VariantKind = VariantKind::AjaxFalcon;
 const AMRC: VariantKind = VariantKind::AjaxModernRandom;
 
 /// (variant, FEN, UCI move, Fairy-Stockfish's SAN, the seeds' SAN)
-const CASES: [(VariantKind, &str, &str, &str, &str); 10] = [
+const CASES: [(VariantKind, &str, &str, &str, &str); 11] = [
     (
         AFC,
         "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/R1BMQKMBNR[FFff] w KQkq - 0 1",
@@ -83,6 +83,13 @@ const CASES: [(VariantKind, &str, &str, &str, &str); 10] = [
         "b1c3",
         "Nbc3",
         "Nbc3",
+    ),
+    (
+        AMRC,
+        "nmqrkbbar/n1pppppp1/1p6p/p8/9/4P4/6PN1/PPPPKP1PP/RABBMRQN1[Mm] w ABCDFGHidacefgh - 2 5",
+        "h1i1m",
+        "Ni1/M",
+        "Ni1(Mh1)",
     ),
 ];
 
