@@ -7,10 +7,11 @@ Reads jobs from stdin, one per line: VARIANT<TAB>FEN<TAB>SEED<TAB>MAX_PLIES<TAB>
 it plays uniformly random legal moves and prints, per game:
 
     G<TAB>FEN                                   the start position as FSF prints it
-    P<TAB>FEN<TAB>LEGAL MOVES<TAB>CHOSEN MOVE    one line per position reached
+    P<TAB>FEN<TAB>LEGAL MOVES<TAB>CHOSEN MOVE<TAB>SAN   one line per position reached
 
-where LEGAL MOVES are FSF's UCI strings, sorted, space-separated, and CHOSEN MOVE
-is '-' when the game ends (no legal move, or the ply limit).
+where LEGAL MOVES are FSF's UCI strings, sorted, space-separated, CHOSEN MOVE
+is '-' when the game ends (no legal move, or the ply limit), and SAN is FSF's
+SAN of the chosen move (get_san, the form pychess writes in PGN), or '-'.
 """
 import os
 import random
@@ -36,7 +37,8 @@ def main() -> None:
         for ply in range(int(max_plies) + 1):
             legal = sorted(sf.legal_moves(variant, fen, [], is960))
             chosen = rng.choice(legal) if legal and ply < int(max_plies) else "-"
-            out.write(f"P\t{fen}\t{' '.join(legal)}\t{chosen}\n")
+            san = sf.get_san(variant, fen, chosen, is960) if chosen != "-" else "-"
+            out.write(f"P\t{fen}\t{' '.join(legal)}\t{chosen}\t{san}\n")
             if chosen == "-":
                 break
             fen = sf.get_fen(variant, fen, [chosen], is960)

@@ -456,6 +456,20 @@ impl MatchConfig {
     /// # Errors
     /// [`ConfigError`] naming the first bad key.
     pub fn build(file: MatchFile, o: Overrides) -> Result<MatchConfig, ConfigError> {
+        Self::build_field(file, o, 2..=2).map(|(config, _)| config)
+    }
+
+    /// Validates a match file with flag overrides for a field of `count`
+    /// players (a tournament): the config holds the first two, the list
+    /// all of them, named apart (`NAME-2`, `NAME-3`, … for repeats).
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the first bad key.
+    pub fn build_field(
+        file: MatchFile,
+        o: Overrides,
+        count: std::ops::RangeInclusive<usize>,
+    ) -> Result<(MatchConfig, Vec<PlayerConfig>), ConfigError> {
         let variant_text = o
             .variant
             .or(file.variant)
@@ -498,27 +512,37 @@ impl MatchConfig {
                 .map(|s| player_from_spec(s))
                 .collect::<Result<_, _>>()?
         };
-        if files.len() != 2 {
+        if !count.contains(&files.len()) {
+            let needed = if count.start() == count.end() {
+                format!("exactly {}", count.start())
+            } else {
+                format!("at least {}", count.start())
+            };
             return Err(err(
                 if o.players.is_empty() {
                     "players"
                 } else {
                     "--player"
                 },
-                format!("{} given, exactly 2 needed", files.len()),
+                format!("{} given, {needed} needed", files.len()),
             ));
         }
-        let players = [
-            player(0, &files[0], variant, &file.tc, &o.tc)?,
-            player(1, &files[1], variant, &file.tc, &o.tc)?,
-        ];
-        let mut players = players;
-        if players[0].name == players[1].name {
-            players[1].name.push_str("-2");
-            if let PlayerKind::Uci(c) = &mut players[1].kind {
-                c.name = players[1].name.clone();
+        let mut field = Vec::with_capacity(files.len());
+        for (i, f) in files.iter().enumerate() {
+            let mut p = player(i, f, variant, &file.tc, &o.tc)?;
+            if field.iter().any(|q: &PlayerConfig| q.name == p.name) {
+                let taken = |name: &str| field.iter().any(|q: &PlayerConfig| q.name == name);
+                let free = (2u32..)
+                    .map(|n| format!("{}-{n}", p.name))
+                    .find(|name| !taken(name));
+                p.name = free.unwrap_or_default();
+                if let PlayerKind::Uci(c) = &mut p.kind {
+                    c.name = p.name.clone();
+                }
             }
+            field.push(p);
         }
+        let players = [field[0].clone(), field[1].clone()];
         let seed = o.seed.or(file.seed).unwrap_or(1);
         let spec = o.openings.or(file.openings).unwrap_or_else(|| {
             if matches!(
@@ -562,7 +586,7 @@ impl MatchConfig {
         let run_id = file
             .run_id
             .unwrap_or_else(|| format!("match-{}-{seed}", variant.name()));
-        Ok(MatchConfig {
+        let config = MatchConfig {
             variant,
             pairs: games / 2,
             concurrency,
@@ -578,7 +602,8 @@ impl MatchConfig {
             hash_mb,
             pgn: file.pgn.unwrap_or(false),
             time_margin,
-        })
+        };
+        Ok((config, field))
     }
 }
 

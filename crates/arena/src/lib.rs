@@ -5,6 +5,8 @@
 //! Players are the builtin engine in-process ([`player::BuiltinPlayer`]) or
 //! any UCI engine as a subprocess ([`player::UciPlayer`]). Every opening is
 //! played as a pair with colours swapped; live statistics are pentanomial.
+//! A field of more than two players plays a gauntlet or round robin
+//! ([`tournament`]), one match per pairing.
 
 pub mod book;
 pub mod config;
@@ -18,6 +20,7 @@ pub mod player;
 pub mod referee;
 pub mod runner;
 pub mod tc;
+pub mod tournament;
 
 pub use config::{ConfigError, MatchConfig, MatchFile, Overrides};
 pub use runner::{MatchSummary, Progress, run_match, run_sprt_match};

@@ -16,6 +16,8 @@
 //! * **first-move** ([`FirstMoveReport`]): White's score per start and
 //!   overall (with its Elo equivalent), Cochran's Q test of whether starts
 //!   differ beyond noise, and empirical-Bayes shrunken per-start scores.
+//! * **ratings** ([`RatingsReport`]): with more than two players among the
+//!   matches (a tournament's pairings), a maximum-likelihood rating table.
 //! * **spsa** ([`SpsaReport`]): each parameter's trajectory from the
 //!   campaign's `spsa.parquet`, with start and final values.
 //!
@@ -31,6 +33,7 @@ mod material;
 mod pairs;
 mod piece_value;
 use ajaxlab_plot as plot;
+mod ratings_report;
 mod spsa_report;
 #[cfg(any(test, feature = "test-support"))]
 pub mod synthetic;
@@ -43,6 +46,7 @@ pub use match_report::{MatchReport, SprtOutcome};
 pub use piece_value::{
     MaterialRegression, MaterialRegressionError, PartEstimate, PieceValueReport, RegressionTerm,
 };
+pub use ratings_report::RatingsReport;
 pub use spsa_report::{ParamTrajectory, SpsaReport};
 
 use ajaxlab_stats::EloEstimate;
@@ -91,6 +95,8 @@ pub enum Section {
     FirstMove(FirstMoveReport),
     /// An SPSA tune.
     Spsa(SpsaReport),
+    /// The rating table over every match's players.
+    Ratings(RatingsReport),
 }
 
 impl Section {
@@ -102,6 +108,7 @@ impl Section {
             Self::PieceValue(r) => &r.plots,
             Self::FirstMove(r) => &r.files,
             Self::Spsa(r) => &r.plots,
+            Self::Ratings(_) => &[],
         }
     }
 }
@@ -113,6 +120,7 @@ impl fmt::Display for Section {
             Self::PieceValue(r) => r.fmt(f),
             Self::FirstMove(r) => r.fmt(f),
             Self::Spsa(r) => r.fmt(f),
+            Self::Ratings(r) => r.fmt(f),
         }
     }
 }
@@ -208,6 +216,7 @@ pub fn run(config: &ReportConfig) -> Result<Report, ReportError> {
             out,
         )?));
     }
+    sections.extend(ratings_report::report(&loaded.runs).map(Section::Ratings));
     Ok(Report { sections })
 }
 

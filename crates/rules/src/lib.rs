@@ -43,7 +43,7 @@ pub use perft::{PerftCase, PerftSuite, SuiteError, divide, perft};
 pub use pgn::{MovetextError, parse_movetext, write_movetext};
 pub use piece::{KIND_COUNT, Piece, PieceKind};
 pub use position::{CastleSide, Position};
-pub use san::SanError;
+pub use san::{SanError, SanForm};
 pub use square::{ByColor, Color, File, MAX_FILES, MAX_SIDE, Rank, SQUARE_COUNT, STRIDE, Square};
 pub use start::{
     AMRC_DEFAULT, AMRC_START_COUNT, CHESS960_ORTHODOX, CHESS960_START_COUNT, StartError, StartSpec,

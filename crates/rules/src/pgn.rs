@@ -1,10 +1,10 @@
-//! PGN movetext: numbered SAN moves in the seeds' forms, wrapped at 80
-//! columns, ending with the result token.
+//! PGN movetext: numbered SAN moves in Fairy-Stockfish's forms
+//! ([`SanForm::Pgn`]), wrapped at 80 columns, ending with the result token.
 
 use crate::game::GameResult;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::san::SanError;
+use crate::san::{SanError, SanForm};
 use crate::square::Color;
 
 /// Movetext that does not replay from its start position.
@@ -19,12 +19,18 @@ pub struct MovetextError {
     pub source: SanError,
 }
 
-/// Writes `moves` (legal from `start`) as PGN movetext, with `result` (or
-/// `*` when the game is unfinished) at the end.
+/// Writes `moves` (legal from `start`) as PGN movetext, each followed by
+/// its `{comment}` where `comments` has a non-empty one at its index, with
+/// `result` (or `*` when the game is unfinished) at the end.
 ///
 /// # Panics
 /// If a move is not legal where it is played.
-pub fn write_movetext(start: &Position, moves: &[Move], result: Option<GameResult>) -> String {
+pub fn write_movetext(
+    start: &Position,
+    moves: &[Move],
+    comments: &[String],
+    result: Option<GameResult>,
+) -> String {
     let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
     let mut pos = *start;
     for (i, &m) in moves.iter().enumerate() {
@@ -34,7 +40,10 @@ pub fn write_movetext(start: &Position, moves: &[Move], result: Option<GameResul
         } else if i == 0 {
             tokens.push(format!("{number}..."));
         }
-        tokens.push(pos.san(m));
+        tokens.push(pos.san_in(m, SanForm::Pgn));
+        if let Some(comment) = comments.get(i).filter(|c| !c.is_empty()) {
+            tokens.push(format!("{{{comment}}}"));
+        }
         pos.play_unchecked(m);
     }
     tokens.push(result.map_or("*", GameResult::pgn).to_owned());

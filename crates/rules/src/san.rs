@@ -1,8 +1,10 @@
-//! Standard algebraic notation in the seeds' forms: `PM` for the Prime
-//! Minister, gating suffix `Ngf3(Mg1)`, Falcon drop `(Fb1)`, castling
-//! `O-O`/`O-O-O` (AFC, chess) and `O-O-Oc`/`O-O-Og` (AMRC).
+//! Standard algebraic notation in two forms ([`SanForm`]): the seeds' forms
+//! for display (`PM` for the Prime Minister, gating suffix `Ngf3(Mg1)`,
+//! Falcon drop `(Fb1)`, castling `O-O-Oc`/`O-O-Og` in AMRC), and the forms
+//! Fairy-Stockfish and pychess write, for PGN (`A`, `Nf3/M`, `O-O/Me1`,
+//! `F@b1`), in which no parenthesis starts a variation. Both are read.
 
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Gate, Move, MoveKind};
 use crate::piece::PieceKind;
 use crate::position::{CastleSide, Position};
 use crate::square::Square;
@@ -12,7 +14,9 @@ use crate::variant::CastlingStyle;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SanError {
     /// Not of the form of any SAN move.
-    #[error("'{0}' is not SAN (expected e.g. e4, Nxf3, O-O, Ngf3(Mg1), (Fb1), e8=Q)")]
+    #[error(
+        "'{0}' is not SAN (expected e.g. e4, Nxf3, O-O, Ngf3(Mg1) or Ngf3/M, (Fb1) or F@b1, e8=Q)"
+    )]
     Syntax(String),
     /// Well-formed but no legal move matches.
     #[error("illegal move {san} in position {fen}")]
@@ -32,10 +36,27 @@ pub enum SanError {
     },
 }
 
+/// Which SAN dialect is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SanForm {
+    /// The seeds' forms, for display: `PMd3`, `Ngf3(Mg1)`, `(Fb1)`, `O-O-Og`.
+    Seeds,
+    /// Fairy-Stockfish's `get_san` forms, for PGN that other tools read:
+    /// `Ad3`, `Ngf3/M`, `F@b1`, `O-O/Me1` (castling names the gate square,
+    /// a piece move gates on the square it leaves).
+    Pgn,
+}
+
 impl Position {
-    /// SAN of `m`, a legal move of this position, with `+` or `#`.
+    /// SAN of `m`, a legal move of this position, with `+` or `#`, in the
+    /// seeds' forms.
     pub fn san(&self, m: Move) -> String {
-        let mut out = self.san_without_check(m);
+        self.san_in(m, SanForm::Seeds)
+    }
+
+    /// SAN of `m`, a legal move of this position, with `+` or `#`, in `form`.
+    pub fn san_in(&self, m: Move, form: SanForm) -> String {
+        let mut out = self.san_without_check(m, form);
         let mut next = *self;
         next.play_unchecked(m);
         if next.in_check() {
@@ -44,20 +65,29 @@ impl Position {
         out
     }
 
-    fn san_without_check(&self, m: Move) -> String {
+    fn san_without_check(&self, m: Move, form: SanForm) -> String {
+        let letters = |kind: PieceKind| match (form, kind) {
+            (SanForm::Pgn, PieceKind::PrimeMinister) => "A",
+            _ => kind.san_letters(),
+        };
         let gate_square = m.gate_square();
         let mut out = match m.kind() {
             MoveKind::Drop => {
                 let kind = m.dropped_kind().unwrap_or(PieceKind::Pawn);
-                return format!("({}{})", kind.san_letters(), m.to());
+                return match form {
+                    SanForm::Seeds => format!("({}{})", letters(kind), m.to()),
+                    SanForm::Pgn => format!("{}@{}", letters(kind), m.to()),
+                };
             }
             MoveKind::Castle => {
                 let side = CastleSide::of_rook(m.from(), m.to());
                 let (king_to, _) = self.castle_destinations(self.side, side);
-                match (self.variant.def.castling.style, side) {
-                    (CastlingStyle::ModernRandom, _) => format!("O-O-O{}", king_to.file().char()),
-                    (_, CastleSide::KingSide) => "O-O".to_owned(),
-                    (_, CastleSide::QueenSide) => "O-O-O".to_owned(),
+                match (self.variant.def.castling.style, side, form) {
+                    (CastlingStyle::ModernRandom, _, SanForm::Seeds) => {
+                        format!("O-O-O{}", king_to.file().char())
+                    }
+                    (_, CastleSide::KingSide, _) => "O-O".to_owned(),
+                    (_, CastleSide::QueenSide, _) => "O-O-O".to_owned(),
                 }
             }
             MoveKind::Normal | MoveKind::EnPassant => {
@@ -70,7 +100,7 @@ impl Position {
                         s.push(from.file().char());
                     }
                 } else {
-                    s.push_str(kind.san_letters());
+                    s.push_str(letters(kind));
                     s.push_str(&self.disambiguation(m, kind));
                 }
                 if capture {
@@ -79,13 +109,18 @@ impl Position {
                 s.push_str(&to.to_string());
                 if let Some(p) = m.promotion_kind() {
                     s.push('=');
-                    s.push_str(p.san_letters());
+                    s.push_str(letters(p));
                 }
                 s
             }
         };
         if let (Some(sq), Some(kind)) = (gate_square, self.hand_kind()) {
-            out.push_str(&format!("({}{sq})", kind.san_letters()));
+            let gate = match (form, m.kind()) {
+                (SanForm::Seeds, _) => format!("({}{sq})", letters(kind)),
+                (SanForm::Pgn, MoveKind::Castle) => format!("/{}{sq}", letters(kind)),
+                (SanForm::Pgn, _) => format!("/{}", letters(kind)),
+            };
+            out.push_str(&gate);
         }
         out
     }
@@ -99,6 +134,9 @@ impl Position {
             .iter()
             .filter(|o| {
                 matches!(o.kind(), MoveKind::Normal)
+                    // A rival with gating only where this move gates (`N1i1/M`
+                    // would name a knight that cannot gate).
+                    && (o.gate() == Gate::None) == (m.gate() == Gate::None)
                     && o.to() == to
                     && o.from() != from
                     && self.piece_at(o.from()).is_some_and(|p| p.kind == kind)
@@ -139,13 +177,32 @@ impl Position {
     }
 }
 
+/// Where a SAN move's gating suffix places the piece from hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GateHint {
+    /// Named: `(Mg1)`, `/Mg1`.
+    At(Square),
+    /// Unnamed, the square the piece leaves: `/M`.
+    Vacated,
+}
+
+impl GateHint {
+    fn matches(hint: Option<GateHint>, m: Move) -> bool {
+        match hint {
+            None => m.gate() == Gate::None,
+            Some(GateHint::At(sq)) => m.gate_square() == Some(sq),
+            Some(GateHint::Vacated) => m.gate() == Gate::AtFrom,
+        }
+    }
+}
+
 /// The parts of a SAN move, to match against legal moves.
 #[derive(Debug, PartialEq, Eq)]
 enum SanPattern {
     Castle {
         king_file: Option<char>,
         side: Option<CastleSide>,
-        gate: Option<Square>,
+        gate: Option<GateHint>,
     },
     Drop {
         kind: PieceKind,
@@ -157,7 +214,7 @@ enum SanPattern {
         from_rank: Option<u8>,
         to: Square,
         promotion: Option<PieceKind>,
-        gate: Option<Square>,
+        gate: Option<GateHint>,
     },
 }
 
@@ -183,25 +240,45 @@ impl SanPattern {
         if !s.is_ascii() || s.is_empty() {
             return None;
         }
-        // Drop: (Fb1)
-        if s.starts_with('(') && s.ends_with(')') {
-            let inner = &s[1..s.len() - 1];
-            let split = inner.find(|c: char| c.is_ascii_lowercase())?;
-            let kind = kind_from_san(&inner[..split]).filter(|k| *k != PieceKind::Pawn)?;
+        // Drop: (Fb1) or F@b1
+        let drop = match s.split_once('@') {
+            Some((letters, to)) => Some((letters, to)),
+            None if s.starts_with('(') && s.ends_with(')') => {
+                let inner = &s[1..s.len() - 1];
+                let split = inner.find(|c: char| c.is_ascii_lowercase())?;
+                Some(inner.split_at(split))
+            }
+            None => None,
+        };
+        if let Some((letters, to)) = drop {
+            let kind = kind_from_san(letters).filter(|k| *k != PieceKind::Pawn)?;
             return Some(SanPattern::Drop {
                 kind,
-                to: Square::parse(&inner[split..])?,
+                to: Square::parse(to)?,
             });
         }
-        // Gating suffix: (Mg1)
+        // Gating suffix: (Mg1), /Mg1 or /M
         let mut gate = None;
-        if s.ends_with(')') {
+        let suffix = if s.ends_with(')') {
             let open = s.rfind('(')?;
             let inner = &s[open + 1..s.len() - 1];
-            let split = inner.find(|c: char| c.is_ascii_lowercase())?;
-            kind_from_san(&inner[..split]).filter(|k| *k != PieceKind::Pawn)?;
-            gate = Some(Square::parse(&inner[split..])?);
             s = &s[..open];
+            Some(inner)
+        } else if let Some((body, inner)) = s.rsplit_once('/') {
+            s = body;
+            Some(inner)
+        } else {
+            None
+        };
+        if let Some(inner) = suffix {
+            let split = inner
+                .find(|c: char| c.is_ascii_lowercase())
+                .unwrap_or(inner.len());
+            kind_from_san(&inner[..split]).filter(|k| *k != PieceKind::Pawn)?;
+            gate = Some(match &inner[split..] {
+                "" => GateHint::Vacated,
+                square => GateHint::At(Square::parse(square)?),
+            });
         }
         let castle = s.replace('0', "O");
         if castle.starts_with("O-O") {
@@ -278,7 +355,6 @@ impl SanPattern {
     }
 
     fn matches(&self, pos: &Position, m: Move) -> bool {
-        let gate_square = m.gate_square();
         match *self {
             SanPattern::Drop { kind, to } => m.dropped_kind() == Some(kind) && m.to() == to,
             SanPattern::Castle {
@@ -286,7 +362,7 @@ impl SanPattern {
                 side,
                 gate,
             } => {
-                if m.kind() != MoveKind::Castle || gate_square != gate {
+                if m.kind() != MoveKind::Castle || !GateHint::matches(gate, m) {
                     return false;
                 }
                 let m_side = CastleSide::of_rook(m.from(), m.to());
@@ -308,7 +384,7 @@ impl SanPattern {
                     && from_file.is_none_or(|f| f == m.from().file().index())
                     && from_rank.is_none_or(|r| r == m.from().rank().index())
                     && m.promotion_kind() == promotion
-                    && gate_square == gate
+                    && GateHint::matches(gate, m)
             }
         }
     }

@@ -5,7 +5,8 @@
 //! AMRC across many start numbers; chess; Chess960 across many starts) and
 //! prints, at every position, its FEN and its legal moves. ajaxlab replays
 //! the same moves from the same start and must agree on the legal move set
-//! (UCI strings) and on the FEN, byte for byte, at every position.
+//! (UCI strings) and on the FEN, byte for byte, at every position, and on
+//! the SAN of every move played (the PGN form, [`SanForm::Pgn`]).
 //!
 //! Needs a Python with pyffish: `AJAXLAB_FSF_PYTHON`, else `.venv/bin/python`
 //! at the repository root (`.ci/run` creates it).
@@ -15,7 +16,7 @@
     reason = "test code: a failed unwrap is a failed test"
 )]
 
-use ajaxlab_rules::{Position, StartSpec, VariantKind};
+use ajaxlab_rules::{Position, SanError, SanForm, StartSpec, VariantKind};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -147,6 +148,7 @@ fn legal_moves_and_fens_agree_with_fairy_stockfish() {
     let mut lines = text.lines().peekable();
     let mut positions_per_variant = std::collections::BTreeMap::<&str, usize>::new();
     let mut moves_seen = std::collections::BTreeSet::<&str>::new();
+    let mut ambiguous_in_fsf = 0usize;
     for job in &jobs {
         let start = lines.next().expect("a G line per job");
         let fsf_start = start.strip_prefix("G\t").expect("G line");
@@ -158,8 +160,8 @@ fn legal_moves_and_fens_agree_with_fairy_stockfish() {
         let mut history = Vec::new();
         while let Some(line) = lines.next_if(|l| l.starts_with("P\t")) {
             let mut fields = line.split('\t').skip(1);
-            let (Some(fen), Some(legal), Some(chosen)) =
-                (fields.next(), fields.next(), fields.next())
+            let (Some(fen), Some(legal), Some(chosen), Some(fsf_san)) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
             else {
                 panic!("malformed line: {line}");
             };
@@ -204,6 +206,23 @@ fn legal_moves_and_fens_agree_with_fairy_stockfish() {
                 let m = pos
                     .parse_uci(chosen)
                     .unwrap_or_else(|e| panic!("{e}; {}", context()));
+                let san = pos.san_in(m, SanForm::Pgn);
+                if san != fsf_san {
+                    // Fairy-Stockfish does not disambiguate a move with
+                    // gating (`Ne2/M` for either knight): ours does.
+                    assert!(
+                        matches!(pos.parse_san(fsf_san), Err(SanError::Ambiguous { .. })),
+                        "PGN SAN of {chosen} at {fen}: ours {san}, Fairy-Stockfish's {fsf_san}; {}",
+                        context()
+                    );
+                    ambiguous_in_fsf += 1;
+                }
+                assert_eq!(
+                    pos.parse_san(&san),
+                    Ok(m),
+                    "PGN SAN {san} reads back; {}",
+                    context()
+                );
                 pos.play(m).unwrap_or_else(|e| panic!("{e}; {}", context()));
                 history.push(chosen.to_owned());
                 for kind in ["F@", "m"] {
@@ -222,7 +241,9 @@ fn legal_moves_and_fens_agree_with_fairy_stockfish() {
         moves_seen.contains("F@") && moves_seen.contains("m"),
         "drops and gating were exercised"
     );
-    eprintln!("positions compared: {positions_per_variant:?}");
+    eprintln!(
+        "positions compared: {positions_per_variant:?}; SAN disambiguated where Fairy-Stockfish's is ambiguous: {ambiguous_in_fsf}"
+    );
 }
 
 /// Fairy-Stockfish loads `configs/variants/ajaxlab.ini`, whose Ajax sections

@@ -16,6 +16,8 @@
 //!   [`logistic_regression`] fits results on covariates by IRLS with
 //!   standard errors, and [`ratio()`] divides two estimates with delta-method
 //!   and Fieller intervals.
+//! * [`fit_ratings`] makes a rating table over many players from their
+//!   pairwise scores (maximum-likelihood Bradley–Terry, as Ordo does).
 //! * Randomness is injected through [`RandomSource`]; [`SplitMix64`] makes
 //!   runs reproducible from a seed.
 //!
@@ -40,6 +42,7 @@ mod llr;
 mod logistic;
 mod normal;
 mod pdf;
+mod ratings;
 mod ratio;
 mod rng;
 mod root;
@@ -57,6 +60,7 @@ pub use heterogeneity::{
 };
 pub use llr::{EloModel, LlrError, UnknownEloModel, llr};
 pub use logistic::{Dispersion, LogisticFit, RegressionError, logistic, logistic_regression};
+pub use ratings::{PairingScore, Rating, RatingError, fit_ratings};
 pub use ratio::{NormalEstimate, RatioError, RatioEstimate, Z_95, ratio};
 pub use rng::{RandomSource, SplitMix64};
 pub use sprt::{

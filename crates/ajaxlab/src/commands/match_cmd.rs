@@ -4,6 +4,7 @@
 
 use super::sprt_args::{SprtArgs, llr_line};
 use ajaxlab_arena::config::{OutChoice, directory_for_new_games, read_match_file};
+use ajaxlab_arena::tournament::{TournamentKind, pairing_configs, run_tournament};
 use ajaxlab_arena::{
     MatchConfig, MatchFile, MatchSummary, Overrides, Progress, run_match, run_sprt_match,
 };
@@ -30,9 +31,15 @@ pub(crate) struct MatchArgs {
     /// Time control of both players: nodes=N, depth=N, movetime=MS or BASE+INC.
     #[arg(long)]
     tc: Option<String>,
-    /// A player, twice: builtin[:PARAMS.toml] or uci:PATH[,option=value…] (arg=X adds an argument).
+    /// A player, twice (or more with --tournament): builtin[:PARAMS.toml] or
+    /// uci:PATH[,option=value…] (arg=X adds an argument).
     #[arg(long = "player")]
     players: Vec<String>,
+    /// More than two players: gauntlet (the first against each other) or
+    /// round-robin (everyone against everyone), --games per pairing, each
+    /// pairing in its own directory below the output.
+    #[arg(long)]
+    tournament: Option<TournamentKind>,
     /// Openings: start, random, range:A-B, list:FILE[,order=sequential|random] or
     /// file:FILE[,format=epd|pgn][,order=sequential|random][,plies=N] (a book, played as given).
     #[arg(long, verbatim_doc_comment)]
@@ -79,6 +86,48 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         out: args.out,
         seed: args.seed,
     };
+    let progress = if args.quiet {
+        Progress::Quiet
+    } else {
+        Progress::Auto
+    };
+    if let Some(kind) = args.tournament {
+        let (mut base, field) = MatchConfig::build_field(file, overrides, 2..=64)?;
+        base.pgn |= args.pgn;
+        base.out = directory_for_new_games(base.out, out_choice)?;
+        let pairings = pairing_configs(&base, &field, kind);
+        for (_, c) in &pairings {
+            if ajaxlab_arena::config::holds_games(&c.out) {
+                anyhow::bail!(
+                    "{} holds the games of an earlier run, which are never overwritten or added to: name a new directory with --out",
+                    c.out.display()
+                );
+            }
+        }
+        eprintln!(
+            "{kind} of {} players, {} pairings of {} games, output {}",
+            field.len(),
+            pairings.len(),
+            base.pairs * 2,
+            base.out.display()
+        );
+        let played = run_tournament(pairings, progress, |c| {
+            eprintln!(
+                "{} vs {} -> {}",
+                c.players[0].name,
+                c.players[1].name,
+                c.out.display()
+            );
+        })?;
+        for p in &played {
+            println!(
+                "{} vs {}: {}",
+                p.config.players[0].name, p.config.players[1].name, p.summary.stats
+            );
+        }
+        println!("rating table: ajaxlab report {}", base.out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut config = MatchConfig::build(file, overrides)?;
     config.pgn |= args.pgn;
     config.out = directory_for_new_games(config.out, out_choice)?;
@@ -95,11 +144,6 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         config.seed,
         config.out.display()
     );
-    let progress = if args.quiet {
-        Progress::Quiet
-    } else {
-        Progress::Auto
-    };
     let summary = match sprt.as_mut() {
         Some(sprt) => run_sprt_match(&config, progress, sprt)?,
         None => run_match(&config, progress)?,
