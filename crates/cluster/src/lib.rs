@@ -6,6 +6,7 @@
 pub mod campaign;
 pub mod convert;
 pub mod coordinator;
+pub mod inputs;
 pub mod loadgen;
 pub mod local;
 pub mod server;

@@ -25,7 +25,7 @@ impl Coordinator {
     /// more units of this campaign.
     ///
     /// # Errors
-    /// `NotFound` for an unknown campaign; `FailedPrecondition` for an SPSA
+    /// `NotFound` for an unknown campaign or worker; `FailedPrecondition` for an SPSA
     /// campaign, whose updates cannot be taken back.
     pub fn exclude_worker(
         &self,
@@ -42,6 +42,17 @@ impl Coordinator {
                 .map(|l| l.spec.kind.clone())
                 .ok_or_else(|| CoordinatorError::NotFound(format!("no campaign '{campaign}'")))?
         };
+        let known: Option<i64> = self
+            .db()
+            .query_row("select 1 from workers where id = ?1", [worker], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if known.is_none() {
+            return Err(CoordinatorError::NotFound(format!(
+                "no worker '{worker}' has registered"
+            )));
+        }
         if matches!(kind, CampaignKind::Spsa(_)) {
             return Err(CoordinatorError::FailedPrecondition(format!(
                 "campaign '{campaign}' is an SPSA tune: its updates cannot be taken back; stop it and start a new one"
@@ -99,7 +110,7 @@ impl Coordinator {
             |r| r.get(0),
         )?;
         tx.execute(RECOUNT, [campaign])?;
-        let live = restore_campaign(&tx, campaign, &text)?;
+        let live = restore_campaign(&tx, campaign, &text, &self.inputs_dir())?;
         let incomplete: bool = tx.query_row(
             "select pairs_total > ll + ld + dd + wd + ww from campaigns where id = ?1",
             [campaign],
