@@ -51,6 +51,9 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
         unit.openings, "numbers:12,40,7",
         "the deleted list still plays"
     );
+    let games = play(&unit);
+    c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+        .unwrap();
     drop(c);
 
     std::fs::write(&list, "1\n2\n").unwrap();
