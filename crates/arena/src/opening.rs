@@ -5,7 +5,7 @@
 use crate::imbalance::{Imbalance, ImbalanceError};
 use crate::pgn_book::read_pgn_book;
 use ajaxlab_rules::{
-    AMRC_START_COUNT, CHESS960_START_COUNT, Color, Move, Position, StartSpec, VariantKind,
+    AMRC_START_COUNT, CHESS960_START_COUNT, Color, FenError, Move, Position, StartSpec, VariantKind,
 };
 use ajaxlab_stats::{RandomSource, SplitMix64};
 use std::cell::RefCell;
@@ -316,6 +316,24 @@ fn start_count(variant: VariantKind) -> Option<u32> {
     }
 }
 
+/// What is wrong with a FEN of a book line, without the line's text (the
+/// file may be anything).
+fn fen_problem(e: &FenError) -> String {
+    let field = match e {
+        FenError::Empty | FenError::EmptyRunTooLong { .. } => return e.to_string(),
+        FenError::Board(_) => "board",
+        FenError::Hand(_) => "hand",
+        FenError::Side(_) => "side to move",
+        FenError::Castling(_) => "castling",
+        FenError::EnPassant(_) => "en passant",
+        FenError::Halfmove(_) => "halfmove clock",
+        FenError::Fullmove(_) => "fullmove number",
+        FenError::TrailingText(_) => "text after the fullmove number",
+        FenError::Impossible(_) => return "impossible position".into(),
+    };
+    format!("not a position: bad {field} field")
+}
+
 /// Reads FEN or EPD lines (`#` comments and blank lines skipped); EPD lines
 /// (four fields, then `;`-separated opcodes) get clocks `0 1`.
 ///
@@ -367,7 +385,8 @@ pub fn read_positions(variant: VariantKind, path: &Path) -> Result<Vec<String>, 
                 i + 1
             )));
         };
-        Position::from_fen(variant, &fen).map_err(|e| file_err(format!("line {}: {e}", i + 1)))?;
+        Position::from_fen(variant, &fen)
+            .map_err(|e| file_err(format!("line {}: {}", i + 1, fen_problem(&e))))?;
         fens.push(fen);
     }
     if fens.is_empty() {
@@ -453,16 +472,19 @@ impl Openings {
                     path: file.into(),
                     message: e.to_string(),
                 })?;
-                let numbers = text
-                    .split(|c: char| c.is_whitespace() || c == ',')
-                    .filter(|s| !s.is_empty())
-                    .map(|s| {
-                        s.parse::<u32>().map_err(|_| OpeningError::File {
+                // The line is named, never echoed: the file may be anything.
+                let mut numbers = Vec::new();
+                for (i, line) in text.lines().enumerate() {
+                    for s in line
+                        .split(|c: char| c.is_whitespace() || c == ',')
+                        .filter(|s| !s.is_empty())
+                    {
+                        numbers.push(s.parse::<u32>().map_err(|_| OpeningError::File {
                             path: file.into(),
-                            message: format!("'{s}' is not a start number"),
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                            message: format!("line {}: not a start number", i + 1),
+                        })?);
+                    }
+                }
                 if numbers.is_empty() {
                     return Err(OpeningError::File {
                         path: file.into(),
@@ -752,5 +774,24 @@ mod tests {
             let e = Openings::parse(VariantKind::Chess, &spec, None).unwrap_err();
             assert!(e.to_string().contains(says), "{spec}: {e}");
         }
+    }
+
+    #[test]
+    fn a_bad_line_is_named_by_file_and_line_never_echoed() {
+        let secret = "root:x:0:0:root:/root:/bin/bash";
+        let list = book_file("bad-list", "txt", &format!("12, 40\n7\n{secret}\n"));
+        let e = Openings::parse(VariantKind::Chess960, &format!("list:{list}"), None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("file {list}: line 3: not a start number")
+        );
+        let book = book_file("bad-book", "epd", &format!("{CHESS_BOOK}{secret} w - -\n"));
+        let e = Openings::parse(VariantKind::Chess, &format!("file:{book}"), None).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("file {book}: line 4: ")),
+            "{text}"
+        );
+        assert!(!text.contains("root"), "{text}");
     }
 }

@@ -11,6 +11,7 @@
 //! | `piece-value` | one | `[piece_value]` pawn and `[[piece_value.imbalances]]` | one part per imbalance plus the pawn-odds part |
 //! | `first-move` | one | — | self-play: White's score per start |
 
+use crate::inputs::Inputs;
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile, PlayerKind};
 use ajaxlab_arena::limits::check;
 use ajaxlab_arena::opening::Order;
@@ -258,6 +259,19 @@ fn check_name(key: &str, name: &str) -> Result<(), ConfigError> {
 /// # Errors
 /// [`ConfigError`] naming the key.
 pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
+    parse(text, None)
+}
+
+/// [`parse_campaign`] reading the files it names from their captured
+/// copies; errors name the original files.
+///
+/// # Errors
+/// [`ConfigError`] naming the key, or a file that was not captured.
+pub fn parse_campaign_with(text: &str, inputs: &Inputs) -> Result<Vec<CampaignSpec>, ConfigError> {
+    parse(text, Some(inputs)).map_err(|e| inputs.unredirect(e))
+}
+
+fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, ConfigError> {
     let mut table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
@@ -279,6 +293,9 @@ pub fn parse_campaign(text: &str) -> Result<Vec<CampaignSpec>, ConfigError> {
                 format!("[{key}] belongs to kind = \"{wanted}\" campaigns"),
             ));
         }
+    }
+    if let Some(inputs) = inputs {
+        inputs.redirect(&mut table)?;
     }
     let file: MatchFile = toml::Value::Table(table)
         .try_into()

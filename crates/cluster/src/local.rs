@@ -41,10 +41,22 @@ pub struct LocalSummary {
     pub elapsed: Duration,
 }
 
+/// The first line (from 1) where two texts differ, if they do.
+fn first_difference(a: &str, b: &str) -> Option<usize> {
+    let (mut a, mut b) = (a.lines(), b.lines());
+    (1..).find_map(|n| match (a.next(), b.next()) {
+        (None, None) => Some(None),
+        (x, y) if x == y => None,
+        _ => Some(Some(n)),
+    })?
+}
+
 /// Runs the campaign in `file` with `threads` local games at once, under `runs_dir`.
 ///
 /// # Errors
-/// [`LocalError`] for a bad file or a failure of the embedded parts.
+/// [`LocalError`] for a bad file, a file edited since the campaign began
+/// (a resumed campaign plays what it was created with), or a failure of
+/// the embedded parts.
 pub fn run_local_campaign(
     file: &Path,
     runs_dir: &Path,
@@ -75,7 +87,17 @@ pub fn run_local_campaign(
             .map_err(|e| LocalError::Runtime(e.to_string()))?;
         let coordinator = Arc::new(Coordinator::open(&dir, Duration::from_secs(60), signature)?);
         match coordinator.campaign(&ids[0]) {
-            Ok(_) => {}
+            Ok(_) => {
+                let stored = coordinator.campaign_file(&ids[0])?;
+                if let Some(line) = first_difference(&stored, &text) {
+                    return Err(LocalError::Config(format!(
+                        "{}: line {line} differs from the file {} was created from; restore it, or remove {} to start the campaign over",
+                        file.display(),
+                        ids[0],
+                        dir.display()
+                    )));
+                }
+            }
             Err(CoordinatorError::Campaign(CampaignError::Unknown(_))) => {
                 coordinator.create_campaign(&text)?;
             }
@@ -188,5 +210,18 @@ async fn watch(
             return Ok(now);
         }
         let _ = tokio::time::timeout(Duration::from_secs(5), changes.changed()).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_difference;
+
+    #[test]
+    fn the_first_differing_line_is_named() {
+        assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
+        assert_eq!(first_difference("a\nb\n", "a\nc\n"), Some(2));
+        assert_eq!(first_difference("a\n", "a\nb\n"), Some(2));
+        assert_eq!(first_difference("x\n", "a\n"), Some(1));
     }
 }

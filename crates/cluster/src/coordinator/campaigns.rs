@@ -2,10 +2,13 @@
 //! their progress, paused, resumed and stopped, and rebuilt on start-up.
 
 use super::error::{CampaignError, StorageError, file_error};
-use super::schema::{campaign_pentanomial, running_totals, save_spsa};
+use super::schema::{
+    campaign_inputs, campaign_pentanomial, running_totals, save_campaign_inputs, save_spsa,
+};
 use super::{Coordinator, CoordinatorError, now_ms};
-use crate::campaign::parse_campaign;
+use crate::campaign::parse_campaign_with;
 use crate::coordinator::kinds::{Live, UnitPerturbation};
+use crate::inputs::Inputs;
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::{Pentanomial, Trinomial};
@@ -181,7 +184,8 @@ impl Coordinator {
     /// # Errors
     /// `InvalidArgument` naming the bad key; `FailedPrecondition` if the name is taken.
     pub fn create_campaign(&self, toml_text: &str) -> Result<Vec<CampaignView>, CoordinatorError> {
-        let specs = parse_campaign(toml_text).map_err(CampaignError::File)?;
+        let inputs = Inputs::capture(toml_text, &self.inputs_dir()).map_err(CampaignError::File)?;
+        let specs = parse_campaign_with(toml_text, &inputs).map_err(CampaignError::File)?;
         let lives: Vec<Live> = specs
             .into_iter()
             .map(|spec| Live::new(spec, toml_text.to_owned()))
@@ -210,6 +214,7 @@ impl Coordinator {
                         CampaignState::Running.as_str()
                     ],
                 )?;
+                save_campaign_inputs(&tx, id, inputs.files())?;
                 if let Some(spsa) = &live.spsa {
                     save_spsa(&tx, id, 0, "", spsa)?;
                 }
@@ -309,6 +314,21 @@ impl Coordinator {
         })
     }
 
+    /// The campaign file `id` was created from, as stored then.
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown id.
+    pub fn campaign_file(&self, id: &str) -> Result<String, CoordinatorError> {
+        self.db()
+            .query_row(
+                "select config_toml from campaigns where id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| CampaignError::Unknown(id.to_owned()).into())
+    }
+
     /// Every campaign.
     ///
     /// # Errors
@@ -350,18 +370,30 @@ impl Coordinator {
     }
 }
 
-/// Rebuilds a stored campaign: its SPRT from the counted units in order, its
-/// SPSA tune from the last saved state and the perturbations still in flight.
+/// Rebuilds a stored campaign: its files from the copies taken at create
+/// time (taken now for a campaign made before copies were), its SPRT from
+/// the counted units in order, its SPSA tune from the last saved state and
+/// the perturbations still in flight.
 pub(super) fn restore_campaign(
     db: &Connection,
     id: &str,
     text: &str,
+    inputs_dir: &std::path::Path,
 ) -> Result<Live, CoordinatorError> {
     let internal = |reason: String| StorageError::Campaign {
         id: id.to_owned(),
         reason,
     };
-    let spec = parse_campaign(text)
+    let stored = campaign_inputs(db, id)?;
+    let inputs = if stored.is_empty() {
+        let captured = Inputs::capture(text, inputs_dir).map_err(|e| internal(e.to_string()))?;
+        save_campaign_inputs(db, id, captured.files())?;
+        captured
+    } else {
+        Inputs::stored(inputs_dir, stored)
+    };
+    inputs.verify().map_err(|e| internal(e.to_string()))?;
+    let spec = parse_campaign_with(text, &inputs)
         .map_err(|e| internal(e.to_string()))?
         .into_iter()
         .find(|s| s.name == id)

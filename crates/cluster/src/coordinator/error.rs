@@ -69,6 +69,17 @@ pub enum LeaseError {
     /// The worker does not hold the unit it gives back.
     #[error("unit '{0}' is not leased to this worker")]
     NotHeld(String),
+    /// A worker's name or version longer than the coordinator keeps.
+    #[error(
+        "{key}: {length} characters long: use at most {}",
+        super::leases::MAX_WORKER_TEXT
+    )]
+    TooLong {
+        /// What is too long (`worker name`, `worker version`).
+        key: &'static str,
+        /// Its length in characters.
+        length: usize,
+    },
 }
 
 /// A submission that is refused, and nothing of it is counted.

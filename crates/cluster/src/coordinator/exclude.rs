@@ -7,7 +7,7 @@
 //! start-up, a counted unit whose file is only under `excluded/`, and
 //! finishes the exclusion.
 
-use super::error::{CampaignError, file_error};
+use super::error::{CampaignError, LeaseError, file_error};
 use super::{CampaignState, Coordinator, CoordinatorError, RECOUNT, restore_campaign};
 use crate::campaign::CampaignKind;
 use rusqlite::{OptionalExtension, params};
@@ -26,7 +26,7 @@ impl Coordinator {
     /// more units of this campaign.
     ///
     /// # Errors
-    /// `NotFound` for an unknown campaign; `FailedPrecondition` for an SPSA
+    /// `NotFound` for an unknown campaign or worker; `FailedPrecondition` for an SPSA
     /// campaign, whose updates cannot be taken back.
     pub fn exclude_worker(
         &self,
@@ -43,6 +43,15 @@ impl Coordinator {
                 .map(|l| l.spec.kind.clone())
                 .ok_or_else(|| CampaignError::Unknown(campaign.to_owned()))?
         };
+        let known: Option<i64> = self
+            .db()
+            .query_row("select 1 from workers where id = ?1", [worker], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if known.is_none() {
+            return Err(LeaseError::UnknownWorker(worker.to_owned()).into());
+        }
         if matches!(kind, CampaignKind::Spsa(_)) {
             return Err(CampaignError::SpsaExclusion(campaign.to_owned()).into());
         }
@@ -100,7 +109,7 @@ impl Coordinator {
             |r| r.get(0),
         )?;
         tx.execute(RECOUNT, [campaign])?;
-        let live = restore_campaign(&tx, campaign, &text)?;
+        let live = restore_campaign(&tx, campaign, &text, &self.inputs_dir())?;
         let incomplete: bool = tx.query_row(
             "select pairs_total > ll + ld + dd + wd + ww from campaigns where id = ?1",
             [campaign],

@@ -114,6 +114,9 @@ pub(super) struct HeldUnit {
     pub(super) spsa: String,
 }
 
+/// Longest worker name or version, in characters (the status page shows them).
+pub const MAX_WORKER_TEXT: usize = 128;
+
 impl Coordinator {
     /// Sizes new units to `duration` of play on the asking worker.
     pub fn set_unit_duration(&mut self, duration: Duration) {
@@ -123,7 +126,8 @@ impl Coordinator {
     /// Registers a worker.
     ///
     /// # Errors
-    /// Storage failure, or no operating-system randomness ([`random_hex`]).
+    /// `InvalidArgument` for a name or version longer than
+    /// [`MAX_WORKER_TEXT`] characters; storage failure, or no operating-system randomness ([`random_hex`]).
     pub fn register(
         &self,
         name: &str,
@@ -131,6 +135,15 @@ impl Coordinator {
         cores: u32,
         signature: u64,
     ) -> Result<String, CoordinatorError> {
+        for (key, text) in [("worker name", name), ("worker version", version)] {
+            if text.chars().count() > MAX_WORKER_TEXT {
+                return Err(LeaseError::TooLong {
+                    key,
+                    length: text.chars().count(),
+                }
+                .into());
+            }
+        }
         let id = format!("w-{}", &random_hex()?[..12]);
         self.db().execute(
             "insert into workers (id, name, version, cores, signature, registered_ms) values (?1, ?2, ?3, ?4, ?5, ?6)",

@@ -29,7 +29,7 @@ pub mod validate;
 pub use campaigns::{CampaignState, CampaignView, ParamValue, SprtView, UnknownCampaignState};
 pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
-pub use leases::{UnitCount, WorkerInfo};
+pub use leases::{MAX_WORKER_TEXT, UnitCount, WorkerInfo};
 pub use tokens::{Scope, random_hex};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
@@ -187,7 +187,7 @@ impl Coordinator {
             .collect::<Result<_, _>>()?;
         drop(stmt);
         for (id, text) in rows {
-            let live = restore_campaign(&db, &id, &text)?;
+            let live = restore_campaign(&db, &id, &text, &self.inputs_dir())?;
             campaigns.insert(id, live);
         }
         let mut tokens = self
@@ -209,6 +209,12 @@ impl Coordinator {
             .join("campaigns")
             .join(campaign)
             .join(format!("unit-{unit}.parquet"))
+    }
+
+    /// Directory of the copies of the files campaigns name (opening lists,
+    /// books, parameter files), each named by its SHA-256.
+    fn inputs_dir(&self) -> PathBuf {
+        self.dir.join("inputs")
     }
 
     /// Directory of a campaign's game files.

@@ -4,6 +4,7 @@
 
 use super::CoordinatorError;
 use super::error::StorageError;
+use crate::inputs::Input;
 use ajaxlab_stats::Pentanomial;
 use rusqlite::{Connection, params};
 use std::path::Path;
@@ -84,6 +85,9 @@ create table if not exists spsa_history(
 create table if not exists workers(
     id text primary key, name text not null, version text not null, cores integer not null,
     signature integer not null, registered_ms integer not null, pairs_per_minute real not null default 0);
+create table if not exists campaign_inputs(
+    campaign_id text not null, key text not null, path text not null, sha256 text not null,
+    primary key (campaign_id, key));
 create table if not exists tokens(hash text primary key, scope text not null, label text not null, created_ms integer not null);
 ";
 
@@ -197,4 +201,34 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         Ok(())
     }
+}
+
+/// The files campaign `id` captured at create time.
+pub(super) fn campaign_inputs(db: &Connection, id: &str) -> Result<Vec<Input>, CoordinatorError> {
+    let mut stmt = db.prepare(
+        "select key, path, sha256 from campaign_inputs where campaign_id = ?1 order by rowid",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        Ok(Input {
+            key: r.get(0)?,
+            path: r.get(1)?,
+            sha256: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Records the files campaign `id` captured.
+pub(super) fn save_campaign_inputs(
+    db: &Connection,
+    id: &str,
+    inputs: &[Input],
+) -> Result<(), CoordinatorError> {
+    for input in inputs {
+        db.execute(
+            "insert or replace into campaign_inputs (campaign_id, key, path, sha256) values (?1, ?2, ?3, ?4)",
+            params![id, input.key, input.path, input.sha256],
+        )?;
+    }
+    Ok(())
 }

@@ -22,6 +22,7 @@ impl From<CoordinatorError> for Status {
         };
         let code = match &e {
             CoordinatorError::Campaign(CampaignError::File(_))
+            | CoordinatorError::Lease(LeaseError::TooLong { .. })
             | CoordinatorError::Submission(_) => Code::InvalidArgument,
             CoordinatorError::Campaign(CampaignError::Unknown(_))
             | CoordinatorError::Lease(LeaseError::UnknownWorker(_) | LeaseError::UnknownUnit(_)) => {

@@ -1,0 +1,132 @@
+//! The files a campaign names are copied at create time: deleting or
+//! editing the original changes nothing mid-campaign, and a bad line is
+//! named by file and line, never echoed.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
+mod common;
+
+use ajaxlab_cluster::coordinator::{CampaignError, Coordinator, CoordinatorError, Submitted};
+use ajaxlab_proto::v1;
+use common::{play, temp_dir};
+use std::path::Path;
+use std::time::Duration;
+
+/// The openings of the list the campaigns below are created from.
+fn listed() -> Option<v1::Openings> {
+    Some(v1::Openings {
+        source: Some(v1::openings::Source::Numbers(v1::NumberList {
+            numbers: vec![12, 40, 7],
+        })),
+    })
+}
+
+fn campaign(list: &Path) -> String {
+    format!(
+        "variant = \"chess960\"\ngames = 6\ntc = \"nodes=200\"\nopenings = \"list:{}\"\n[campaign]\nname = \"inputs\"\n[adjudication]\nmax_plies = 40\n",
+        list.display()
+    )
+}
+
+fn open(dir: &Path) -> Coordinator {
+    Coordinator::open(dir, Duration::from_secs(60), 7).unwrap()
+}
+
+#[test]
+fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
+    let dir = temp_dir("inputs");
+    let list = dir.with_extension("list.txt");
+    std::fs::write(&list, "12, 40\n7\n").unwrap();
+    let c = open(&dir);
+    c.create_campaign(&campaign(&list)).unwrap();
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let first = c.request_work(&w).unwrap().unwrap();
+    assert_eq!(first.openings, listed());
+    let games = play(&first);
+    assert_eq!(
+        c.submit(&w, &first.unit_id, &first.lease_token, &games)
+            .unwrap(),
+        Submitted::Accepted
+    );
+    drop(c);
+
+    std::fs::remove_file(&list).unwrap();
+    let c = open(&dir);
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    assert_eq!(unit.openings, listed(), "the deleted list still plays");
+    let games = play(&unit);
+    c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+        .unwrap();
+    drop(c);
+
+    std::fs::write(&list, "1\n2\n").unwrap();
+    let c = open(&dir);
+    let w = c.register("w", "test", 2, 7).unwrap();
+    while let Some(unit) = c.request_work(&w).unwrap() {
+        assert_eq!(unit.openings, listed(), "the edit is not seen");
+        let games = play(&unit);
+        c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+            .unwrap();
+    }
+    let view = c.campaign("inputs").unwrap();
+    assert_eq!((view.state.as_str(), view.pairs_done), ("finished", 3));
+}
+
+#[test]
+fn a_changed_copy_is_refused_naming_the_original() {
+    let dir = temp_dir("inputs-copy");
+    let list = dir.with_extension("copy.txt");
+    std::fs::write(&list, "3\n").unwrap();
+    let c = open(&dir);
+    c.create_campaign(&campaign(&list)).unwrap();
+    drop(c);
+    for entry in std::fs::read_dir(dir.join("inputs")).unwrap() {
+        std::fs::write(entry.unwrap().path(), "4\n").unwrap();
+    }
+    let Err(CoordinatorError::Storage(e)) = Coordinator::open(&dir, Duration::from_secs(60), 7)
+    else {
+        panic!("a changed copy is refused");
+    };
+    let e = e.to_string();
+    assert!(
+        e.contains(&format!("the copy of {}", list.display())),
+        "{e}"
+    );
+    assert!(e.contains("has changed"), "{e}");
+}
+
+#[test]
+fn a_bad_line_names_the_file_and_line_without_its_content() {
+    let dir = temp_dir("inputs-bad");
+    let list = dir.with_extension("bad.txt");
+    std::fs::write(&list, "12\nroot:x:0:0:root:/root:/bin/bash\n").unwrap();
+    let c = open(&dir);
+    let Err(CoordinatorError::Campaign(CampaignError::File(e))) =
+        c.create_campaign(&campaign(&list))
+    else {
+        panic!("a bad list is refused");
+    };
+    let e = e.to_string();
+    assert_eq!(
+        e,
+        format!(
+            "openings: file {}: line 2: not a start number",
+            list.display()
+        )
+    );
+    std::fs::remove_file(&list).unwrap();
+    let Err(CoordinatorError::Campaign(CampaignError::File(e))) =
+        c.create_campaign(&campaign(&list))
+    else {
+        panic!("a missing list is refused");
+    };
+    let e = e.to_string();
+    assert!(
+        e.starts_with(&format!("openings: file {}: ", list.display())),
+        "{e}"
+    );
+}

@@ -1,0 +1,51 @@
+//! Operator mistakes refused with a word that names them: excluding a
+//! worker that never registered, a worker name too long to show.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
+mod common;
+
+use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, LeaseError, MAX_WORKER_TEXT};
+use common::temp_dir;
+use std::time::Duration;
+
+const CAMPAIGN: &str =
+    "variant = \"chess\"\ngames = 4\ntc = \"nodes=200\"\n[campaign]\nname = \"mistakes\"\n";
+
+#[test]
+fn excluding_an_unknown_worker_is_refused() {
+    let c = Coordinator::open(&temp_dir("mistakes"), Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(CAMPAIGN).unwrap();
+    let Err(e @ CoordinatorError::Lease(LeaseError::UnknownWorker(_))) =
+        c.exclude_worker("mistakes", "w-nobody")
+    else {
+        panic!("an unknown worker is refused");
+    };
+    let e = e.to_string();
+    assert!(e.contains("unknown worker 'w-nobody'"), "{e}");
+    let w = c.register("w", "test", 1, 7).unwrap();
+    assert!(c.exclude_worker("mistakes", &w).is_ok());
+}
+
+#[test]
+fn a_long_worker_name_is_refused_naming_the_key() {
+    let c = Coordinator::open(&temp_dir("mistakes-name"), Duration::from_secs(60), 7).unwrap();
+    let name = "n".repeat(10_000);
+    let Err(e @ CoordinatorError::Lease(LeaseError::TooLong { .. })) =
+        c.register(&name, "test", 1, 7)
+    else {
+        panic!("a 10,000-character name is refused");
+    };
+    let e = e.to_string();
+    assert_eq!(
+        e,
+        format!("worker name: 10000 characters long: use at most {MAX_WORKER_TEXT}")
+    );
+    assert!(
+        c.register(&"n".repeat(MAX_WORKER_TEXT), "test", 1, 7)
+            .is_ok()
+    );
+}
