@@ -164,6 +164,36 @@ pub(super) fn save_spsa(
     Ok(())
 }
 
+/// The files campaign `id` captured at create time.
+pub(super) fn campaign_inputs(db: &Connection, id: &str) -> Result<Vec<Input>, CoordinatorError> {
+    let mut stmt = db.prepare(
+        "select key, path, sha256 from campaign_inputs where campaign_id = ?1 order by rowid",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        Ok(Input {
+            key: r.get(0)?,
+            path: r.get(1)?,
+            sha256: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Records the files campaign `id` captured.
+pub(super) fn save_campaign_inputs(
+    db: &Connection,
+    id: &str,
+    inputs: &[Input],
+) -> Result<(), CoordinatorError> {
+    for input in inputs {
+        db.execute(
+            "insert or replace into campaign_inputs (campaign_id, key, path, sha256) values (?1, ?2, ?3, ?4)",
+            params![id, input.key, input.path, input.sha256],
+        )?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,34 +231,4 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         Ok(())
     }
-}
-
-/// The files campaign `id` captured at create time.
-pub(super) fn campaign_inputs(db: &Connection, id: &str) -> Result<Vec<Input>, CoordinatorError> {
-    let mut stmt = db.prepare(
-        "select key, path, sha256 from campaign_inputs where campaign_id = ?1 order by rowid",
-    )?;
-    let rows = stmt.query_map([id], |r| {
-        Ok(Input {
-            key: r.get(0)?,
-            path: r.get(1)?,
-            sha256: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// Records the files campaign `id` captured.
-pub(super) fn save_campaign_inputs(
-    db: &Connection,
-    id: &str,
-    inputs: &[Input],
-) -> Result<(), CoordinatorError> {
-    for input in inputs {
-        db.execute(
-            "insert or replace into campaign_inputs (campaign_id, key, path, sha256) values (?1, ?2, ?3, ?4)",
-            params![id, input.key, input.path, input.sha256],
-        )?;
-    }
-    Ok(())
 }
