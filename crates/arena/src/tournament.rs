@@ -82,16 +82,7 @@ pub fn pairing_configs(
         .enumerate()
         .map(|(k, (a, b))| {
             let name = format!("{}-vs-{}", field[a].name, field[b].name);
-            let safe: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
+            let safe = ajaxlab_store::file_safe(&name);
             let mut config = base.clone();
             config.players = [field[a].clone(), field[b].clone()];
             config.out = base.out.join(format!("{:02}-{safe}", k + 1));

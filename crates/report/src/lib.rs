@@ -223,17 +223,7 @@ pub fn run(config: &ReportConfig) -> Result<Report, ReportError> {
 /// The file stem of a plot: `KIND-ID-WHAT`, with characters other than
 /// letters, digits, `.`, `_` and `-` replaced by `_`.
 pub(crate) fn stem(kind: RunKind, id: &str, what: &str) -> String {
-    let id: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("{kind}-{id}-{what}")
+    format!("{kind}-{}-{what}", ajaxlab_store::file_safe(id))
 }
 
 /// `+12.34 ± 5.67 (95%: +6.70 .. +18.01)`.

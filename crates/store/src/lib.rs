@@ -16,12 +16,14 @@
 
 pub mod atomic;
 mod error;
+mod file_name;
 pub mod games;
 pub mod metadata;
 pub mod record;
 pub mod spsa;
 
 pub use error::StoreError;
+pub use file_name::file_safe;
 pub use games::{GamesFile, read_games, write_games};
 pub use metadata::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtMetadata};
 pub use record::{GameRecord, MoveRecord, PlayerRecord, Termination};
