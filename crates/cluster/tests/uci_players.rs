@@ -313,6 +313,37 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> (Arc<Coordinator>, u
         shutdown.store(true, Ordering::Relaxed);
         worker.await.unwrap().unwrap();
         served.stop().await;
+        // The status page names the worker and why.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let page = tokio::spawn(ajaxlab_cluster::status::serve_http(
+            Arc::clone(&c),
+            listener,
+            std::future::pending(),
+        ));
+        let html = tokio::task::spawn_blocking(move || {
+            use std::io::{Read, Write};
+            let mut stream = std::net::TcpStream::connect(addr).unwrap();
+            write!(
+                stream,
+                "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let mut response = String::new();
+            stream.read_to_string(&mut response).unwrap();
+            response
+        })
+        .await
+        .unwrap();
+        page.abort();
+        let failure = &c.engine_failures("two").unwrap()[0];
+        assert!(
+            html.contains(&format!(
+                "worker {} cannot start an engine: player",
+                failure.worker
+            )),
+            "{html}"
+        );
     });
     (c, signature, dir.join("cache"))
 }

@@ -8,6 +8,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The longest a bench may run before the build is refused.
+pub const BENCH_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// A stated bench signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bench {

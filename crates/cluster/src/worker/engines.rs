@@ -15,10 +15,6 @@ use ajaxlab_arena::player::bench;
 use ajaxlab_proto::v1;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-/// The longest a bench may run.
-pub(super) const BENCH_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// Why this worker cannot play a unit's engines.
 #[derive(Debug, thiserror::Error)]
@@ -94,7 +90,7 @@ pub(super) async fn check_benches(
             continue;
         }
         let (command, check) = (uci.command.clone(), stated.clone());
-        tokio::task::spawn_blocking(move || bench::check(&command, &check, BENCH_TIMEOUT))
+        tokio::task::spawn_blocking(move || bench::check(&command, &check, bench::BENCH_TIMEOUT))
             .await
             .map_err(|e| e.to_string())
             .and_then(|r| r.map_err(|e| e.to_string()))
