@@ -564,16 +564,14 @@ fn sha256(path: &Path) -> String {
 
 #[test]
 fn workers_without_the_engines_complete_an_sprt_of_two_uci_engines_shipped_to_them() {
-    let c = Cluster::start("uci-state");
     // The operator's machine: ajaxlab itself (stripped of its debug
     // information, to ship 50 MB rather than 300) as the UCI engine, named
     // by a relative path that exists nowhere else.
     let ops = temp_dir("uci-operator");
     std::fs::create_dir_all(ops.join("engines")).unwrap();
-    let engine = ops.join("engines/ajaxlab");
     let strip = Command::new("strip")
         .arg("-o")
-        .arg(&engine)
+        .arg(ops.join("engines/ajaxlab"))
         .arg(BIN)
         .output()
         .unwrap();
@@ -614,12 +612,90 @@ resign_moves = 2
 "#,
     )
     .unwrap();
-    let created = operator_in(&ops, &c.url, &c.op, &["create", "builds.toml"]);
-    let hash = sha256(&engine);
-    assert!(
-        created.contains(&format!("players[0].path engines/ajaxlab: sha256 {hash}")),
-        "{created}"
+    sprt_of_shipped_engines(
+        &ops,
+        &["engines/ajaxlab"],
+        ["default", "no-falcon-sense"],
+        "afc.falcon.mg",
     );
+}
+
+/// Two Fairy-Stockfish configurations, the binary and its variants file
+/// shipped: `scripts/build-fsf.sh` builds the binary (or name one with
+/// `AJAXLAB_FSF_BINARY`). Run with `cargo test -p ajaxlab --test
+/// cluster_e2e -- --ignored`.
+#[test]
+#[ignore = "needs Fairy-Stockfish built by scripts/build-fsf.sh"]
+fn workers_complete_an_sprt_of_two_fairy_stockfish_configurations_shipped_to_them() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let fsf = std::env::var_os("AJAXLAB_FSF_BINARY")
+        .map_or_else(|| repo.join("target/fsf/fairy-stockfish"), PathBuf::from);
+    assert!(
+        fsf.is_file(),
+        "{}: build it with scripts/build-fsf.sh",
+        fsf.display()
+    );
+    let ops = temp_dir("fsf-operator");
+    std::fs::create_dir_all(ops.join("engines")).unwrap();
+    std::fs::copy(&fsf, ops.join("engines/fairy-stockfish")).unwrap();
+    std::fs::copy(
+        repo.join("tests/fsf/fsf-variants.ini"),
+        ops.join("engines/variants.ini"),
+    )
+    .unwrap();
+    std::fs::write(
+        ops.join("builds.toml"),
+        r#"variant = "ajax-falcon"
+games = 100
+tc = "nodes=2000"
+random_plies = 4
+[campaign]
+name = "builds"
+kind = "sprt"
+[sprt]
+elo0 = 0
+elo1 = 100
+model = "logistic"
+[[players]]
+engine = "uci"
+name = "skill-0"
+path = "engines/fairy-stockfish"
+options = { VariantPath = "engines/variants.ini", "Skill Level" = 0 }
+[[players]]
+engine = "uci"
+name = "full"
+path = "engines/fairy-stockfish"
+options = { VariantPath = "engines/variants.ini", Hash = 16 }
+[adjudication]
+max_plies = 200
+resign_score = 600
+resign_moves = 3
+"#,
+    )
+    .unwrap();
+    sprt_of_shipped_engines(
+        &ops,
+        &["engines/fairy-stockfish", "engines/variants.ini"],
+        ["full", "skill-0"],
+        "Skill Level",
+    );
+}
+
+/// Creates the SPRT campaign `builds` of `ops/builds.toml` (run in `ops`,
+/// whose files `shipped` it names) on a fresh coordinator, lets two workers
+/// in empty directories play it to a verdict, and checks that each fetched
+/// every shipped file with its bytes, and that every game is in Parquet with
+/// the players' `names` (sorted) and the file carries `option`.
+fn sprt_of_shipped_engines(ops: &Path, shipped: &[&str], names: [&str; 2], option: &str) {
+    let c = Cluster::start("uci-state");
+    let created = operator_in(ops, &c.url, &c.op, &["create", "builds.toml"]);
+    let hashes: Vec<String> = shipped.iter().map(|f| sha256(&ops.join(f))).collect();
+    for (file, hash) in shipped.iter().zip(&hashes) {
+        assert!(
+            created.contains(&format!("{file}: sha256 {hash}")),
+            "{created}"
+        );
+    }
     // Two workers, each in an empty directory.
     let homes: Vec<PathBuf> = (0..2)
         .map(|i| temp_dir(&format!("uci-worker{i}")))
@@ -628,7 +704,6 @@ resign_moves = 2
         .iter()
         .enumerate()
         .map(|(i, home)| {
-            assert!(!home.join("engines/ajaxlab").exists());
             let mut command = worker_command(&c.url, &c.worker_token, &format!("uci{i}"));
             Process(command.current_dir(home).spawn().unwrap())
         })
@@ -638,12 +713,15 @@ resign_moves = 2
     });
     let status = operator(&c.url, &c.op, &["status", "builds"]);
     assert!(status.contains("accepted"), "a verdict: {status}");
-    // Each worker fetched the engine from the coordinator; its copy has the
-    // operator's bytes.
+    // Each worker fetched the files from the coordinator (it has none of
+    // its own); its copies have the operator's bytes.
     for home in &homes {
-        let cached = home.join("ajaxlab-cache").join(&hash);
-        assert!(cached.is_file(), "{} has no {hash}", home.display());
-        assert_eq!(sha256(&cached), hash);
+        for (file, hash) in shipped.iter().zip(&hashes) {
+            assert!(!home.join(file).exists());
+            let cached = home.join("ajaxlab-cache").join(hash);
+            assert!(cached.is_file(), "{} has no {hash}", home.display());
+            assert_eq!(&sha256(&cached), hash);
+        }
     }
     // Every game is in Parquet, with both players' names, and the file
     // carries the campaign's players with their options.
@@ -653,13 +731,13 @@ resign_moves = 2
         "import duckdb, pyarrow.parquet as pq, glob\n\
          rows = duckdb.connect().execute(\"select count(*), count(distinct white_name), min(least(white_name, black_name)), max(greatest(white_name, black_name)) from read_parquet('{g}')\").fetchall()\n\
          print(*rows[0])\n\
-         print(all(b'afc.falcon.mg' in pq.read_schema(f).metadata[b'ajaxlab.campaign_toml'] for f in glob.glob('{g}')))",
+         print(all(b'{option}' in pq.read_schema(f).metadata[b'ajaxlab.campaign_toml'] for f in glob.glob('{g}')))",
         g = glob.display()
     );
     let out = run_python(&script);
     assert_eq!(
         out,
-        format!("{} 2 default no-falcon-sense\nTrue\n", done * 2),
+        format!("{} 2 {} {}\nTrue\n", done * 2, names[0], names[1]),
         "games, names, options"
     );
 }
