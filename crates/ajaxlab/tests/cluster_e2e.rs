@@ -562,12 +562,11 @@ fn sha256(path: &Path) -> String {
     String::from_utf8(o.stdout).unwrap()[..64].to_owned()
 }
 
-#[test]
-fn workers_without_the_engines_complete_an_sprt_of_two_uci_engines_shipped_to_them() {
-    // The operator's machine: ajaxlab itself (stripped of its debug
-    // information, to ship 50 MB rather than 300) as the UCI engine, named
-    // by a relative path that exists nowhere else.
-    let ops = temp_dir("uci-operator");
+/// The operator's machine: ajaxlab itself (stripped of its debug
+/// information, to ship 50 MB rather than 300) as a UCI engine at
+/// `engines/ajaxlab`, a relative path that exists nowhere else.
+fn operator_with_ajaxlab(tag: &str) -> PathBuf {
+    let ops = temp_dir(tag);
     std::fs::create_dir_all(ops.join("engines")).unwrap();
     let strip = Command::new("strip")
         .arg("-o")
@@ -579,6 +578,41 @@ fn workers_without_the_engines_complete_an_sprt_of_two_uci_engines_shipped_to_th
         strip.status.success(),
         "binutils' strip is needed: {strip:?}"
     );
+    ops
+}
+
+#[test]
+fn campaign_run_ships_uci_engines_through_its_own_store() {
+    let ops = operator_with_ajaxlab("uci-local");
+    std::fs::write(
+        ops.join("local.toml"),
+        "variant = \"ajax-falcon\"\ngames = 4\ntc = \"nodes=100\"\n[campaign]\nname = \"local\"\n\
+         [[players]]\nengine = \"uci\"\nname = \"a\"\npath = \"engines/ajaxlab\"\nargs = [\"uci\"]\noptions = { \"afc.falcon.mg\" = 400 }\n\
+         [[players]]\nengine = \"uci\"\nname = \"b\"\npath = \"engines/ajaxlab\"\nargs = [\"uci\"]\n\
+         [adjudication]\nmax_plies = 60\n",
+    )
+    .unwrap();
+    let o = Command::new(BIN)
+        .current_dir(&ops)
+        .args(["campaign", "run", "local.toml", "--threads", "1", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let hash = sha256(&ops.join("engines/ajaxlab"));
+    let run = ops.join("runs/local");
+    assert!(run.join("artifacts/sha256").join(&hash).is_file());
+    assert_eq!(sha256(&run.join("engine-cache").join(&hash)), hash);
+    assert_eq!(game_ids(&run, "local"), [0, 1, 2, 3]);
+}
+
+#[test]
+fn workers_without_the_engines_complete_an_sprt_of_two_uci_engines_shipped_to_them() {
+    let ops = operator_with_ajaxlab("uci-operator");
     std::fs::write(
         ops.join("builds.toml"),
         r#"variant = "ajax-falcon"
