@@ -21,6 +21,16 @@ fn refused(status: &tonic::Status) -> ArtifactError {
     ArtifactError::Protocol(format!("{:?}: {}", status.code(), status.message()))
 }
 
+/// A refused fetch: [`ArtifactError::NotFound`] when the coordinator does
+/// not hold `hash`, [`ArtifactError::Protocol`] otherwise.
+fn fetch_refused(hash: ArtifactHash, status: &tonic::Status) -> ArtifactError {
+    if status.code() == tonic::Code::NotFound {
+        ArtifactError::NotFound(hash)
+    } else {
+        refused(status)
+    }
+}
+
 /// What the coordinator said of an upload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Uploaded {
@@ -108,13 +118,13 @@ pub async fn fetch(
             sha256: hash.to_string(),
         })
         .await
-        .map_err(|s| refused(&s))?
+        .map_err(|s| fetch_refused(hash, &s))?
         .into_inner();
     let first = chunks
         .next()
         .await
         .ok_or_else(|| ArtifactError::Protocol(format!("artifact {hash}: empty answer")))?
-        .map_err(|s| refused(&s))?;
+        .map_err(|s| fetch_refused(hash, &s))?;
     if first.sha256 != hash.to_string() {
         return Err(ArtifactError::Protocol(format!(
             "asked for artifact {hash}, sent '{}'",

@@ -5,10 +5,10 @@
 //! the unit unplayable here, which the coordinator hears as an engine
 //! failure.
 
-use crate::artifacts::ArtifactCache;
 use crate::artifacts::cache::DEFAULT_CACHE_BYTES;
 use crate::artifacts::client::Client;
 use crate::artifacts::shipped::{Shipped, localize};
+use crate::artifacts::{ArtifactCache, ArtifactError};
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_arena::player::bench;
@@ -24,6 +24,9 @@ pub(super) struct EngineFailure {
     pub(super) player: String,
     /// What went wrong: fetching, checking or starting its engine.
     pub(super) reason: String,
+    /// Whether it will stay so (a bad build, a missing artifact) rather
+    /// than pass (the coordinator unreachable while fetching).
+    pub(super) lasting: bool,
 }
 
 /// Points the UCI players of `config` (made from `unit`) at the cached
@@ -45,9 +48,10 @@ pub(super) async fn localize_players(
         else {
             continue;
         };
-        let failure = |e: crate::artifacts::ArtifactError| EngineFailure {
+        let failure = |e: ArtifactError| EngineFailure {
             player: player.name.clone(),
             reason: e.to_string(),
+            lasting: !matches!(e, ArtifactError::Protocol(_)),
         };
         let shipped = Shipped::of_wire(engine).map_err(failure)?;
         if shipped == Shipped::default() {
@@ -97,6 +101,7 @@ pub(super) async fn check_benches(
             .map_err(|reason| EngineFailure {
                 player: player.name.clone(),
                 reason,
+                lasting: true,
             })?;
         benched.0.insert(build);
     }

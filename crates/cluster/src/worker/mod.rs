@@ -50,6 +50,10 @@ pub struct WorkerConfig {
     pub cache_dir: PathBuf,
 }
 
+/// How long a worker waits after an engine could not be fetched (the
+/// coordinator unreachable) before it asks for work again.
+const FETCH_RETRY: Duration = Duration::from_secs(5);
+
 /// The cache directory a worker uses unless told otherwise, relative to
 /// its working directory.
 pub const DEFAULT_CACHE_DIR: &str = "ajaxlab-cache";
@@ -226,6 +230,7 @@ fn play_unit(
                             Some(EngineFailure {
                                 player,
                                 reason: e.to_string(),
+                                lasting: true,
                             });
                         // The other threads stop too: the unit goes back.
                         cancel.store(true, Ordering::Relaxed);
@@ -378,7 +383,13 @@ async fn play_and_submit(
         Err(failure) => Err(failure),
     };
     if let Err(failure) = ready {
-        release(&mut clients.work, worker_id, &unit, Some(&failure)).await;
+        if failure.lasting {
+            release(&mut clients.work, worker_id, &unit, Some(&failure)).await;
+        } else {
+            tracing::warn!("cannot fetch an engine now, unit given back: {failure}");
+            release(&mut clients.work, worker_id, &unit, None).await;
+            tokio::time::sleep(FETCH_RETRY).await;
+        }
         return Ok(false);
     }
     let client = &mut clients.work;
