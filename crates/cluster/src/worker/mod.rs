@@ -220,16 +220,18 @@ fn play_unit(
                 let mut players = match players {
                     Ok(p) => p,
                     Err(e) => {
-                        let player = match &e {
-                            ajaxlab_arena::runner::MatchError::Player { name, .. } => name.clone(),
-                            _ => String::new(),
+                        let (player, reason) = match e {
+                            ajaxlab_arena::runner::MatchError::Player { name, error } => {
+                                (name, error.to_string())
+                            }
+                            other => (String::new(), other.to_string()),
                         };
                         *failure
                             .lock()
                             .unwrap_or_else(std::sync::PoisonError::into_inner) =
                             Some(EngineFailure {
                                 player,
-                                reason: e.to_string(),
+                                reason,
                                 lasting: true,
                             });
                         // The other threads stop too: the unit goes back.
