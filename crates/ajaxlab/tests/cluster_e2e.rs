@@ -613,20 +613,7 @@ fn campaign_run_ships_uci_engines_through_its_own_store() {
 #[test]
 fn workers_without_the_engines_complete_an_sprt_of_two_uci_engines_shipped_to_them() {
     let ops = operator_with_ajaxlab("uci-operator");
-    std::fs::write(
-        ops.join("builds.toml"),
-        r#"variant = "ajax-falcon"
-games = 100
-tc = "nodes=300"
-random_plies = 4
-[campaign]
-name = "builds"
-kind = "sprt"
-[sprt]
-elo0 = 0
-elo1 = 100
-model = "logistic"
-[[players]]
+    let players = r#"[[players]]
 engine = "uci"
 name = "no-falcon-sense"
 path = "engines/ajaxlab"
@@ -643,11 +630,11 @@ options = { Hash = 8 }
 max_plies = 150
 resign_score = 400
 resign_moves = 2
-"#,
-    )
-    .unwrap();
+"#;
     sprt_of_shipped_engines(
         &ops,
+        "nodes=300",
+        players,
         &["engines/ajaxlab"],
         ["default", "no-falcon-sense"],
         "afc.falcon.mg",
@@ -677,20 +664,7 @@ fn workers_complete_an_sprt_of_two_fairy_stockfish_configurations_shipped_to_the
         ops.join("engines/variants.ini"),
     )
     .unwrap();
-    std::fs::write(
-        ops.join("builds.toml"),
-        r#"variant = "ajax-falcon"
-games = 100
-tc = "nodes=2000"
-random_plies = 4
-[campaign]
-name = "builds"
-kind = "sprt"
-[sprt]
-elo0 = 0
-elo1 = 100
-model = "logistic"
-[[players]]
+    let players = r#"[[players]]
 engine = "uci"
 name = "skill-0"
 path = "engines/fairy-stockfish"
@@ -704,23 +678,40 @@ options = { VariantPath = "engines/variants.ini", Hash = 16 }
 max_plies = 200
 resign_score = 600
 resign_moves = 3
-"#,
-    )
-    .unwrap();
+"#;
     sprt_of_shipped_engines(
         &ops,
+        "nodes=2000",
+        players,
         &["engines/fairy-stockfish", "engines/variants.ini"],
         ["full", "skill-0"],
         "Skill Level",
     );
 }
 
-/// Creates the SPRT campaign `builds` of `ops/builds.toml` (run in `ops`,
+/// Creates an SPRT campaign `builds` of Ajax Falcon Chess at `tc` between
+/// `players` (and their adjudication) from `ops/builds.toml` (run in `ops`,
 /// whose files `shipped` it names) on a fresh coordinator, lets two workers
 /// in empty directories play it to a verdict, and checks that each fetched
 /// every shipped file with its bytes, and that every game is in Parquet with
 /// the players' `names` (sorted) and the file carries `option`.
-fn sprt_of_shipped_engines(ops: &Path, shipped: &[&str], names: [&str; 2], option: &str) {
+fn sprt_of_shipped_engines(
+    ops: &Path,
+    tc: &str,
+    players: &str,
+    shipped: &[&str],
+    names: [&str; 2],
+    option: &str,
+) {
+    std::fs::write(
+        ops.join("builds.toml"),
+        format!(
+            "variant = \"ajax-falcon\"\ngames = 100\ntc = \"{tc}\"\nrandom_plies = 4\n\
+             [campaign]\nname = \"builds\"\nkind = \"sprt\"\n\
+             [sprt]\nelo0 = 0\nelo1 = 100\nmodel = \"logistic\"\n{players}"
+        ),
+    )
+    .unwrap();
     let c = Cluster::start("uci-state");
     let created = operator_in(ops, &c.url, &c.op, &["create", "builds.toml"]);
     let hashes: Vec<String> = shipped.iter().map(|f| sha256(&ops.join(f))).collect();
@@ -734,7 +725,7 @@ fn sprt_of_shipped_engines(ops: &Path, shipped: &[&str], names: [&str; 2], optio
     let homes: Vec<PathBuf> = (0..2)
         .map(|i| temp_dir(&format!("uci-worker{i}")))
         .collect();
-    let _workers: Vec<Process> = homes
+    let workers: Vec<Process> = homes
         .iter()
         .enumerate()
         .map(|(i, home)| {
@@ -758,8 +749,10 @@ fn sprt_of_shipped_engines(ops: &Path, shipped: &[&str], names: [&str; 2], optio
         }
     }
     // Every game is in Parquet, with both players' names, and the file
-    // carries the campaign's players with their options.
-    let (done, _) = progress(&c.url, &c.op, "builds");
+    // carries the campaign's players with their options. Units in flight
+    // at the verdict are still counted: the workers stop first, and the
+    // last submission may land between reading the count and the files.
+    drop(workers);
     let glob = c.state.join("campaigns/builds/unit-*.parquet");
     let script = format!(
         "import duckdb, pyarrow.parquet as pq, glob\n\
@@ -768,10 +761,18 @@ fn sprt_of_shipped_engines(ops: &Path, shipped: &[&str], names: [&str; 2], optio
          print(all(b'{option}' in pq.read_schema(f).metadata[b'ajaxlab.campaign_toml'] for f in glob.glob('{g}')))",
         g = glob.display()
     );
-    let out = run_python(&script);
-    assert_eq!(
-        out,
-        format!("{} 2 {} {}\nTrue\n", done * 2, names[0], names[1]),
-        "games, names, options"
-    );
+    let start = Instant::now();
+    loop {
+        let (done, _) = progress(&c.url, &c.op, "builds");
+        let out = run_python(&script);
+        let expected = format!("{} 2 {} {}\nTrue\n", done * 2, names[0], names[1]);
+        if out == expected {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "games, names, options: {out:?}, expected {expected:?}"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
 }
