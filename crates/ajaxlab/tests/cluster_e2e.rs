@@ -1,6 +1,7 @@
 //! Cluster mode end to end with real processes on loopback: a coordinator,
 //! three workers, a worker killed mid-unit, a coordinator killed and
-//! restarted mid-campaign, and tokens of the wrong kind.
+//! restarted mid-campaign, tokens of the wrong kind, and an SPRT of two UCI
+//! engines shipped to workers that do not have them.
 
 #![allow(
     clippy::unwrap_used,
@@ -104,27 +105,60 @@ fn coordinator(state: &Path, listen: &str) -> (Process, String) {
 }
 
 fn worker(url: &str, token: &Path, name: &str) -> Process {
-    Process(
-        Command::new(BIN)
-            .args([
-                "worker",
-                "--coordinator",
-                url,
-                "--token-file",
-                token.to_str().unwrap(),
-                "--threads",
-                "1",
-                "--name",
-                name,
-            ])
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    )
+    Process(worker_command(url, token, name).spawn().unwrap())
+}
+
+/// `ajaxlab worker` on one thread, its log dropped.
+fn worker_command(url: &str, token: &Path, name: &str) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args([
+            "worker",
+            "--coordinator",
+            url,
+            "--token-file",
+            token.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--name",
+            name,
+        ])
+        .stderr(Stdio::null());
+    command
+}
+
+/// A coordinator on a free loopback port with a worker and an operator token.
+struct Cluster {
+    state: PathBuf,
+    worker_token: PathBuf,
+    op: PathBuf,
+    url: String,
+    _coordinator: Process,
+}
+
+impl Cluster {
+    fn start(tag: &str) -> Cluster {
+        let state = temp_dir(tag);
+        let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
+        let (coordinator, addr) = coordinator(&state, "127.0.0.1:0");
+        Cluster {
+            state,
+            worker_token,
+            op,
+            url: format!("http://{addr}"),
+            _coordinator: coordinator,
+        }
+    }
 }
 
 fn operator(url: &str, token: &Path, args: &[&str]) -> String {
+    operator_in(Path::new("."), url, token, args)
+}
+
+/// `ajaxlab campaign ARGS` run in `dir`: what it printed.
+fn operator_in(dir: &Path, url: &str, token: &Path, args: &[&str]) -> String {
     let o = Command::new(BIN)
+        .current_dir(dir)
         .arg("campaign")
         .args(args)
         .args([
@@ -169,15 +203,10 @@ fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
     }
 }
 
-/// Game ids of a campaign's files, via DuckDB.
-fn game_ids(state: &Path, name: &str) -> Vec<u64> {
-    let glob = state.join("campaigns").join(name).join("unit-*.parquet");
-    let script = format!(
-        "import duckdb; print(' '.join(str(r[0]) for r in duckdb.connect().execute(\"select game_id from read_parquet('{}') order by game_id\").fetchall()))",
-        glob.display()
-    );
+/// What the test Python (with DuckDB and pyarrow) prints running `script`.
+fn run_python(script: &str) -> String {
     let out = Command::new(python())
-        .args(["-c", &script])
+        .args(["-c", script])
         .output()
         .unwrap();
     assert!(
@@ -185,8 +214,17 @@ fn game_ids(state: &Path, name: &str) -> Vec<u64> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Game ids of a campaign's files, via DuckDB.
+fn game_ids(state: &Path, name: &str) -> Vec<u64> {
+    let glob = state.join("campaigns").join(name).join("unit-*.parquet");
+    let script = format!(
+        "import duckdb; print(' '.join(str(r[0]) for r in duckdb.connect().execute(\"select game_id from read_parquet('{}') order by game_id\").fetchall()))",
+        glob.display()
+    );
+    run_python(&script)
         .split_whitespace()
         .map(|s| s.parse().unwrap())
         .collect()
@@ -294,23 +332,20 @@ fn http_get(addr: &str, path: &str) -> String {
 
 #[test]
 fn wrong_tokens_are_refused_with_the_right_status() {
-    let state = temp_dir("auth");
-    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
-    let (_coord, addr) = coordinator(&state, "127.0.0.1:0");
-    let url = format!("http://{addr}");
-    let as_worker = operator(&url, &worker_token, &["list"]);
+    let c = Cluster::start("auth");
+    let as_worker = operator(&c.url, &c.worker_token, &["list"]);
     assert!(as_worker.contains("PermissionDenied"), "{as_worker}");
-    let bogus = state.join("bogus.token");
+    let bogus = c.state.join("bogus.token");
     std::fs::write(&bogus, "not-a-token\n").unwrap();
-    let unknown = operator(&url, &bogus, &["list"]);
+    let unknown = operator(&c.url, &bogus, &["list"]);
     assert!(unknown.contains("Unauthenticated"), "{unknown}");
     let out = Command::new(BIN)
         .args([
             "worker",
             "--coordinator",
-            &url,
+            &c.url,
             "--token-file",
-            op.to_str().unwrap(),
+            c.op.to_str().unwrap(),
             "--threads",
             "1",
         ])
@@ -322,8 +357,8 @@ fn wrong_tokens_are_refused_with_the_right_status() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let bad = campaign_file(&state, "bad", 3);
-    let refused = operator(&url, &op, &["create", bad.to_str().unwrap()]);
+    let bad = campaign_file(&c.state, "bad", 3);
+    let refused = operator(&c.url, &c.op, &["create", bad.to_str().unwrap()]);
     assert!(
         refused.contains("InvalidArgument") && refused.contains("games"),
         "{refused}"
@@ -378,15 +413,12 @@ impl Proxy {
 
 #[test]
 fn a_worker_cut_off_longer_than_its_lease_loses_its_unit_and_nothing_is_lost() {
-    let state = temp_dir("cutoff");
-    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
-    let (_coord, addr) = coordinator(&state, "127.0.0.1:0");
-    let url = format!("http://{addr}");
-    let file = state.join("cutoff.toml");
+    let c = Cluster::start("cutoff");
+    let file = c.state.join("cutoff.toml");
     std::fs::write(&file, "variant = \"ajax-falcon\"\ngames = 4\ntc = \"nodes=20000\"\n[campaign]\nname = \"cutoff\"\n[adjudication]\nmax_plies = 60\n").unwrap();
-    let created = operator(&url, &op, &["create", file.to_str().unwrap()]);
+    let created = operator(&c.url, &c.op, &["create", file.to_str().unwrap()]);
     assert!(created.contains("running"), "{created}");
-    let http = std::fs::read_to_string(state.join("http.addr")).unwrap();
+    let http = std::fs::read_to_string(c.state.join("http.addr")).unwrap();
     let leased = || {
         let m = http_get(&http, "/metrics");
         m.lines()
@@ -394,14 +426,18 @@ fn a_worker_cut_off_longer_than_its_lease_loses_its_unit_and_nothing_is_lost() {
             .and_then(|v| v.trim().parse::<u64>().ok())
             .unwrap_or(0)
     };
-    let proxy = Proxy::start(addr.clone());
-    let _cut_off = worker(&format!("http://{}", proxy.addr), &worker_token, "cut-off");
+    let proxy = Proxy::start(c.url.trim_start_matches("http://").to_owned());
+    let _cut_off = worker(
+        &format!("http://{}", proxy.addr),
+        &c.worker_token,
+        "cut-off",
+    );
     wait_for("the first lease", Duration::from_secs(60), || leased() >= 1);
     proxy.paused.store(true, Ordering::Relaxed);
     std::thread::sleep(Duration::from_secs(7)); // longer than the 5 s lease
-    let _direct = worker(&url, &worker_token, "direct");
+    let _direct = worker(&c.url, &c.worker_token, "direct");
     wait_for("the campaign to finish", Duration::from_secs(240), || {
-        progress(&url, &op, "cutoff").1 == "finished"
+        progress(&c.url, &c.op, "cutoff").1 == "finished"
     });
     proxy.paused.store(false, Ordering::Relaxed);
     std::thread::sleep(Duration::from_secs(3)); // the cut-off worker comes back
@@ -414,9 +450,9 @@ fn a_worker_cut_off_longer_than_its_lease_loses_its_unit_and_nothing_is_lost() {
         .parse::<u64>()
         .unwrap();
     assert!(expired >= 1, "{metrics}");
-    assert_eq!(progress(&url, &op, "cutoff").0, 2);
+    assert_eq!(progress(&c.url, &c.op, "cutoff").0, 2);
     assert_eq!(
-        game_ids(&state, "cutoff"),
+        game_ids(&c.state, "cutoff"),
         vec![0, 1, 2, 3],
         "nothing lost, nothing twice"
     );
@@ -424,15 +460,12 @@ fn a_worker_cut_off_longer_than_its_lease_loses_its_unit_and_nothing_is_lost() {
 
 #[test]
 fn sigterm_makes_a_worker_release_its_unit_and_exit_cleanly() {
-    let state = temp_dir("sigterm");
-    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
-    let (_coord, addr) = coordinator(&state, "127.0.0.1:0");
-    let url = format!("http://{addr}");
-    let file = state.join("term.toml");
+    let c = Cluster::start("sigterm");
+    let file = c.state.join("term.toml");
     std::fs::write(&file, "variant = \"ajax-falcon\"\ngames = 20\ntc = \"nodes=50000\"\n[campaign]\nname = \"term\"\n").unwrap();
-    assert!(operator(&url, &op, &["create", file.to_str().unwrap()]).contains("running"));
-    let http = std::fs::read_to_string(state.join("http.addr")).unwrap();
-    let mut w = worker(&url, &worker_token, "leaving");
+    assert!(operator(&c.url, &c.op, &["create", file.to_str().unwrap()]).contains("running"));
+    let http = std::fs::read_to_string(c.state.join("http.addr")).unwrap();
+    let mut w = worker(&c.url, &c.worker_token, "leaving");
     wait_for("a lease", Duration::from_secs(60), || {
         http_get(&http, "/metrics").contains("ajaxlab_units{state=\"leased\"} 1")
     });
@@ -472,10 +505,7 @@ fn stored_artifacts(state: &Path) -> Vec<Vec<u8>> {
 
 #[test]
 fn campaign_create_uploads_the_engine_and_its_files_and_refuses_a_missing_one() {
-    let state = temp_dir("artifacts");
-    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
-    let (_coord, addr) = coordinator(&state, "127.0.0.1:0");
-    let url = format!("http://{addr}");
+    let c = Cluster::start("artifacts");
     let dir = temp_dir("artifact-files");
     let engine = dir.join("engine.sh");
     std::fs::write(&engine, "#!/bin/sh\necho uciok\n").unwrap();
@@ -498,20 +528,20 @@ fn campaign_create_uploads_the_engine_and_its_files_and_refuses_a_missing_one() 
     };
 
     let missing = file("missing", &dir.join("no-such-engine"));
-    let out = operator(&url, &op, &["create", missing.to_str().unwrap()]);
+    let out = operator(&c.url, &c.op, &["create", missing.to_str().unwrap()]);
     assert!(
         out.contains("players[1].path") && out.contains("no-such-engine' is not a file"),
         "{out}"
     );
     let good = file("good", &engine);
-    let out = operator(&url, &worker_token, &["create", good.to_str().unwrap()]);
+    let out = operator(&c.url, &c.worker_token, &["create", good.to_str().unwrap()]);
     assert!(
         out.contains("PermissionDenied") && out.contains("UploadArtifact"),
         "{out}"
     );
-    assert!(stored_artifacts(&state).is_empty());
+    assert!(stored_artifacts(&c.state).is_empty());
 
-    let out = operator(&url, &op, &["create", good.to_str().unwrap()]);
+    let out = operator(&c.url, &c.op, &["create", good.to_str().unwrap()]);
     assert!(
         out.contains("players[1].path") && out.contains(", uploaded"),
         "{out}"
@@ -522,5 +552,227 @@ fn campaign_create_uploads_the_engine_and_its_files_and_refuses_a_missing_one() 
         std::fs::read(&ini).unwrap(),
     ];
     expected.sort();
-    assert_eq!(stored_artifacts(&state), expected);
+    assert_eq!(stored_artifacts(&c.state), expected);
+}
+
+/// The SHA-256 of `path`, by coreutils.
+fn sha256(path: &Path) -> String {
+    let o = Command::new("sha256sum").arg(path).output().unwrap();
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap()[..64].to_owned()
+}
+
+/// The operator's machine: ajaxlab itself (stripped of its debug
+/// information, to ship 50 MB rather than 300) as a UCI engine at
+/// `engines/ajaxlab`, a relative path that exists nowhere else.
+fn operator_with_ajaxlab(tag: &str) -> PathBuf {
+    let ops = temp_dir(tag);
+    std::fs::create_dir_all(ops.join("engines")).unwrap();
+    let strip = Command::new("strip")
+        .arg("-o")
+        .arg(ops.join("engines/ajaxlab"))
+        .arg(BIN)
+        .output()
+        .unwrap();
+    assert!(
+        strip.status.success(),
+        "binutils' strip is needed: {strip:?}"
+    );
+    ops
+}
+
+#[test]
+fn campaign_run_ships_uci_engines_through_its_own_store() {
+    let ops = operator_with_ajaxlab("uci-local");
+    std::fs::write(
+        ops.join("local.toml"),
+        "variant = \"ajax-falcon\"\ngames = 4\ntc = \"nodes=100\"\n[campaign]\nname = \"local\"\n\
+         [[players]]\nengine = \"uci\"\nname = \"a\"\npath = \"engines/ajaxlab\"\nargs = [\"uci\"]\noptions = { \"afc.falcon.mg\" = 400 }\n\
+         [[players]]\nengine = \"uci\"\nname = \"b\"\npath = \"engines/ajaxlab\"\nargs = [\"uci\"]\n\
+         [adjudication]\nmax_plies = 60\n",
+    )
+    .unwrap();
+    let o = Command::new(BIN)
+        .current_dir(&ops)
+        .args(["campaign", "run", "local.toml", "--threads", "1", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let hash = sha256(&ops.join("engines/ajaxlab"));
+    let run = ops.join("runs/local");
+    assert!(run.join("artifacts/sha256").join(&hash).is_file());
+    assert_eq!(sha256(&run.join("engine-cache").join(&hash)), hash);
+    assert_eq!(game_ids(&run, "local"), [0, 1, 2, 3]);
+}
+
+#[test]
+fn workers_without_the_engines_complete_an_sprt_of_two_uci_engines_shipped_to_them() {
+    let ops = operator_with_ajaxlab("uci-operator");
+    let players = r#"[[players]]
+engine = "uci"
+name = "no-falcon-sense"
+path = "engines/ajaxlab"
+args = ["uci"]
+options = { "afc.falcon.mg" = 250, "afc.falcon.eg" = 250, "afc.queen.mg" = 500 }
+tc = "nodes=50"
+[[players]]
+engine = "uci"
+name = "default"
+path = "engines/ajaxlab"
+args = ["uci"]
+options = { Hash = 8 }
+[adjudication]
+max_plies = 150
+resign_score = 400
+resign_moves = 2
+"#;
+    sprt_of_shipped_engines(
+        &ops,
+        "nodes=300",
+        players,
+        &["engines/ajaxlab"],
+        ["default", "no-falcon-sense"],
+        "afc.falcon.mg",
+    );
+}
+
+/// Two Fairy-Stockfish configurations, the binary and its variants file
+/// shipped: `scripts/build-fsf.sh` builds the binary (or name one with
+/// `AJAXLAB_FSF_BINARY`). Run with `cargo test -p ajaxlab --test
+/// cluster_e2e -- --ignored`.
+#[test]
+#[ignore = "needs Fairy-Stockfish built by scripts/build-fsf.sh"]
+fn workers_complete_an_sprt_of_two_fairy_stockfish_configurations_shipped_to_them() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let fsf = std::env::var_os("AJAXLAB_FSF_BINARY")
+        .map_or_else(|| repo.join("target/fsf/fairy-stockfish"), PathBuf::from);
+    assert!(
+        fsf.is_file(),
+        "{}: build it with scripts/build-fsf.sh",
+        fsf.display()
+    );
+    let ops = temp_dir("fsf-operator");
+    std::fs::create_dir_all(ops.join("engines")).unwrap();
+    std::fs::copy(&fsf, ops.join("engines/fairy-stockfish")).unwrap();
+    std::fs::copy(
+        repo.join("tests/fsf/fsf-variants.ini"),
+        ops.join("engines/variants.ini"),
+    )
+    .unwrap();
+    let players = r#"[[players]]
+engine = "uci"
+name = "skill-0"
+path = "engines/fairy-stockfish"
+options = { VariantPath = "engines/variants.ini", "Skill Level" = 0 }
+[[players]]
+engine = "uci"
+name = "full"
+path = "engines/fairy-stockfish"
+options = { VariantPath = "engines/variants.ini", Hash = 16 }
+[adjudication]
+max_plies = 200
+resign_score = 600
+resign_moves = 3
+"#;
+    sprt_of_shipped_engines(
+        &ops,
+        "nodes=2000",
+        players,
+        &["engines/fairy-stockfish", "engines/variants.ini"],
+        ["full", "skill-0"],
+        "Skill Level",
+    );
+}
+
+/// Creates an SPRT campaign `builds` of Ajax Falcon Chess at `tc` between
+/// `players` (and their adjudication) from `ops/builds.toml` (run in `ops`,
+/// whose files `shipped` it names) on a fresh coordinator, lets two workers
+/// in empty directories play it to a verdict, and checks that each fetched
+/// every shipped file with its bytes, and that every game is in Parquet with
+/// the players' `names` (sorted) and the file carries `option`.
+fn sprt_of_shipped_engines(
+    ops: &Path,
+    tc: &str,
+    players: &str,
+    shipped: &[&str],
+    names: [&str; 2],
+    option: &str,
+) {
+    std::fs::write(
+        ops.join("builds.toml"),
+        format!(
+            "variant = \"ajax-falcon\"\ngames = 100\ntc = \"{tc}\"\nrandom_plies = 4\n\
+             [campaign]\nname = \"builds\"\nkind = \"sprt\"\n\
+             [sprt]\nelo0 = 0\nelo1 = 100\nmodel = \"logistic\"\n{players}"
+        ),
+    )
+    .unwrap();
+    let c = Cluster::start("uci-state");
+    let created = operator_in(ops, &c.url, &c.op, &["create", "builds.toml"]);
+    let hashes: Vec<String> = shipped.iter().map(|f| sha256(&ops.join(f))).collect();
+    for (file, hash) in shipped.iter().zip(&hashes) {
+        assert!(
+            created.contains(&format!("{file}: sha256 {hash}")),
+            "{created}"
+        );
+    }
+    // Two workers, each in an empty directory.
+    let homes: Vec<PathBuf> = (0..2)
+        .map(|i| temp_dir(&format!("uci-worker{i}")))
+        .collect();
+    let workers: Vec<Process> = homes
+        .iter()
+        .enumerate()
+        .map(|(i, home)| {
+            let mut command = worker_command(&c.url, &c.worker_token, &format!("uci{i}"));
+            Process(command.current_dir(home).spawn().unwrap())
+        })
+        .collect();
+    wait_for("the SPRT to finish", Duration::from_secs(600), || {
+        progress(&c.url, &c.op, "builds").1 == "finished"
+    });
+    let status = operator(&c.url, &c.op, &["status", "builds"]);
+    assert!(status.contains("accepted"), "a verdict: {status}");
+    // Each worker fetched the files from the coordinator (it has none of
+    // its own); its copies have the operator's bytes.
+    for home in &homes {
+        for (file, hash) in shipped.iter().zip(&hashes) {
+            assert!(!home.join(file).exists());
+            let cached = home.join("ajaxlab-cache").join(hash);
+            assert!(cached.is_file(), "{} has no {hash}", home.display());
+            assert_eq!(&sha256(&cached), hash);
+        }
+    }
+    // Every game is in Parquet, with both players' names, and the file
+    // carries the campaign's players with their options. Units in flight
+    // at the verdict are still counted: the workers stop first, and the
+    // last submission may land between reading the count and the files.
+    drop(workers);
+    let glob = c.state.join("campaigns/builds/unit-*.parquet");
+    let script = format!(
+        "import duckdb, pyarrow.parquet as pq, glob\n\
+         rows = duckdb.connect().execute(\"select count(*), count(distinct white_name), min(least(white_name, black_name)), max(greatest(white_name, black_name)) from read_parquet('{g}')\").fetchall()\n\
+         print(*rows[0])\n\
+         print(all(b'{option}' in pq.read_schema(f).metadata[b'ajaxlab.campaign_toml'] for f in glob.glob('{g}')))",
+        g = glob.display()
+    );
+    let start = Instant::now();
+    loop {
+        let (done, _) = progress(&c.url, &c.op, "builds");
+        let out = run_python(&script);
+        let expected = format!("{} 2 {} {}\nTrue\n", done * 2, names[0], names[1]);
+        if out == expected {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "games, names, options: {out:?}, expected {expected:?}"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
 }

@@ -273,6 +273,36 @@ fn unusable_engines_are_reported_before_any_game() {
 }
 
 #[test]
+fn a_build_whose_bench_is_not_the_stated_one_is_refused_with_both_numbers() {
+    let printed = text(&ajaxlab(&["bench"]));
+    let nodes = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .unwrap()
+        .trim();
+    let dir = temp_dir("bench");
+    let file = dir.join("bench.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "variant = \"ajax-falcon\"\ngames = 2\nout = \"{}\"\n[[players]]\nengine = \"uci\"\npath = \"{BIN}\"\nargs = [\"uci\"]\nbench = 1\n[[players]]\nengine = \"builtin\"\n",
+            dir.join("games").display()
+        ),
+    )
+    .unwrap();
+    let o = ajaxlab(&["match", "--config", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains(&format!(
+            "searched {nodes} nodes, the player states bench = 1"
+        )),
+        "{}",
+        text(&o)
+    );
+    assert!(!dir.join("games").exists(), "no game was played");
+}
+
+#[test]
 fn stockfish_plays_chess_against_the_builtin_engine() {
     let stockfish = Path::new("/usr/games/stockfish");
     assert!(

@@ -5,7 +5,7 @@
 use crate::imbalance::Imbalance;
 use crate::limits;
 use crate::opening::{OpeningError, Openings};
-use crate::player::UciPlayerConfig;
+use crate::player::{Bench, UciPlayerConfig};
 use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
 use crate::tc::TimeControl;
 use ajaxlab_engine::{DEFAULT_HASH_MB, Features, Params};
@@ -74,8 +74,11 @@ pub struct PlayerFile {
     pub name: Option<String>,
     /// `builtin` or `uci`.
     pub engine: String,
-    /// The binary, for `uci`.
+    /// The binary, for `uci`: in a campaign, shipped to the workers with it.
     pub path: Option<PathBuf>,
+    /// Instead of `path`, for `uci` campaigns: a binary every worker has
+    /// installed at this path, run there and not shipped.
+    pub worker_path: Option<PathBuf>,
     /// Arguments, for `uci`.
     pub args: Option<Vec<String>>,
     /// Parameter file (TOML or JSON), for `builtin`.
@@ -94,6 +97,12 @@ pub struct PlayerFile {
     pub startup_timeout_s: Option<u64>,
     /// Seconds allowed per move under node/depth limits, for `uci`.
     pub move_timeout_s: Option<u64>,
+    /// The build's bench node count, for `uci` campaigns: a worker runs
+    /// the engine with `bench_args` before its first unit and refuses a
+    /// build that prints another count.
+    pub bench: Option<u64>,
+    /// Arguments that make the engine print its bench (default `["bench"]`).
+    pub bench_args: Option<Vec<String>>,
 }
 
 /// Flags that override the file.
@@ -323,6 +332,8 @@ fn player(
             };
             for (field, present) in [
                 ("path", file.path.is_some()),
+                ("worker_path", file.worker_path.is_some()),
+                ("bench", file.bench.is_some()),
                 (
                     "options",
                     file.options.as_ref().is_some_and(|o| !o.is_empty()),
@@ -350,10 +361,18 @@ fn player(
             PlayerKind::Builtin(Box::new(params), features)
         }
         "uci" => {
-            let command = file
-                .path
-                .clone()
-                .ok_or_else(|| err(key("path"), "required for engine = \"uci\""))?;
+            let command = match (&file.path, &file.worker_path) {
+                (Some(path), None) | (None, Some(path)) => path.clone(),
+                (None, None) => {
+                    return Err(err(key("path"), "required for engine = \"uci\""));
+                }
+                (Some(_), Some(_)) => {
+                    return Err(err(
+                        key("worker_path"),
+                        "give path (shipped with a campaign) or worker_path (installed on every worker), not both",
+                    ));
+                }
+            };
             let builtin_only = [
                 ("params", file.params.is_some()),
                 ("set", file.set.is_some()),
@@ -386,6 +405,16 @@ fn player(
                     file.move_timeout_s.unwrap_or(60),
                     &limits::MOVE_TIMEOUT_S,
                 )?),
+                bench: match (file.bench, &file.bench_args) {
+                    (Some(nodes), args) => Some(Bench {
+                        args: args.clone().unwrap_or_else(|| vec!["bench".into()]),
+                        nodes,
+                    }),
+                    (None, Some(_)) => {
+                        return Err(err(key("bench_args"), "only with bench = NODES"));
+                    }
+                    (None, None) => None,
+                },
             })
         }
         other => {
@@ -720,6 +749,14 @@ mod tests {
                 "players[1].startup_timeout_s",
             ),
             ("tc = \"nodes=100000000000000\"", "tc"),
+            (
+                "[[players]]\nengine = \"uci\"\npath = \"/bin/x\"\nworker_path = \"/bin/y\"\n[[players]]\nengine = \"builtin\"",
+                "players[0].worker_path",
+            ),
+            (
+                "[[players]]\nengine = \"builtin\"\nworker_path = \"/bin/y\"\n[[players]]\nengine = \"builtin\"",
+                "players[0].worker_path",
+            ),
         ] {
             let e = build(text, Overrides::default());
             assert_eq!(

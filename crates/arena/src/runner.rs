@@ -5,7 +5,7 @@
 use crate::config::{MatchConfig, OutError, PlayerConfig, PlayerKind, holds_games};
 use crate::live::LiveStats;
 use crate::pgn::game_pgn;
-use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer};
+use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer, bench};
 use crate::referee::{GameSpec, play_game};
 use ajaxlab_stats::{LlrBounds, Pentanomial, RandomSource, SplitMix64, Sprt, SprtError, Status};
 use ajaxlab_store::{FileMetadata, GameRecord, StoreError, write_games};
@@ -30,6 +30,14 @@ pub enum MatchError {
         name: String,
         /// Why.
         error: PlayerError,
+    },
+    /// A UCI player's build prints another bench than it states.
+    #[error("player '{name}': {error}")]
+    Bench {
+        /// The player.
+        name: String,
+        /// Why.
+        error: bench::BenchError,
     },
     /// The output directory or a file.
     #[error(transparent)]
@@ -198,8 +206,19 @@ fn create_and_play(
     mut sprt: Option<&mut Sprt>,
 ) -> Result<MatchSummary, MatchError> {
     let never = Arc::new(AtomicBool::new(false));
-    // Fail before any game if a player cannot play.
+    // Fail before any game if a player cannot play, or is not the build
+    // its bench says.
     for p in &config.players {
+        if let PlayerKind::Uci(u) = &p.kind
+            && let Some(stated) = &u.bench
+        {
+            bench::check(&u.command, stated, bench::BENCH_TIMEOUT).map_err(|error| {
+                MatchError::Bench {
+                    name: p.name.clone(),
+                    error,
+                }
+            })?;
+        }
         make_player(p, 1, &never)?;
     }
     std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {

@@ -1,7 +1,9 @@
 //! Campaign files: a match file (see `ajaxlab match`) with a `[campaign]`
 //! table naming it, setting its priority and its kind, plus the kind's own
-//! table. Cluster campaigns play the builtin engine, whose parameters travel
-//! in the work units.
+//! table. Players are the builtin engine (its parameters travel in the work
+//! units) or UCI engines: `path` names a binary shipped to the workers with
+//! the campaign (uploaded by `ajaxlab campaign create`), `worker_path` one
+//! every worker has installed.
 //!
 //! | kind | players | extra table | what it measures |
 //! |---|---|---|---|
@@ -181,6 +183,15 @@ pub struct CampaignSpec {
     pub kind: CampaignKind,
     /// The match it plays.
     pub config: MatchConfig,
+    /// Per player: whether it is a UCI engine installed on every worker
+    /// (`worker_path`), which the campaign does not ship.
+    pub installed: [bool; 2],
+}
+
+/// The match of a campaign, with which players' engines are installed.
+struct Built {
+    config: MatchConfig,
+    installed: [bool; 2],
 }
 
 impl CampaignSpec {
@@ -301,11 +312,12 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
         .try_into()
         .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
     let name = campaign.name.clone();
-    let spec = |name: String, kind: CampaignKind, config: MatchConfig| CampaignSpec {
+    let spec = |name: String, kind: CampaignKind, built: Built| CampaignSpec {
         name,
         priority: campaign.priority,
         kind,
-        config,
+        config: built.config,
+        installed: built.installed,
     };
     let kind: RunKind = campaign
         .kind
@@ -330,7 +342,7 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
             let table =
                 spsa.ok_or_else(|| err("spsa", "missing [spsa] table and [[spsa.params]]"))?;
             let config = build(self_play(file, ["plus", "minus"])?, &campaign.name)?;
-            let tune = spsa_config(&table, &config)?;
+            let tune = spsa_config(&table, &config.config)?;
             Ok(vec![spec(name, CampaignKind::Spsa(tune), config)])
         }
         RunKind::FirstMove => {
@@ -349,17 +361,13 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
     }
 }
 
-/// Builds the match of a campaign: builtin players only, run id = the campaign id.
-fn build(file: MatchFile, id: &str) -> Result<MatchConfig, ConfigError> {
-    let mut config = MatchConfig::build(file, Overrides::default())?;
-    for (i, p) in config.players.iter().enumerate() {
-        if !matches!(p.kind, PlayerKind::Builtin(..)) {
-            return Err(err(
-                &format!("players[{i}].engine"),
-                "cluster campaigns play the builtin engine",
-            ));
-        }
+/// Builds the match of a campaign, run id = the campaign id.
+fn build(file: MatchFile, id: &str) -> Result<Built, ConfigError> {
+    let mut installed = [false; 2];
+    for (flag, p) in installed.iter_mut().zip(file.players.iter().flatten()) {
+        *flag = p.worker_path.is_some();
     }
+    let mut config = MatchConfig::build(file, Overrides::default())?;
     if config.openings.order == Order::Sequential {
         // The coordinator checks each pair's opening from its seed alone.
         return Err(err(
@@ -368,7 +376,7 @@ fn build(file: MatchFile, id: &str) -> Result<MatchConfig, ConfigError> {
         ));
     }
     config.run_id = id.to_owned();
-    Ok(config)
+    Ok(Built { config, installed })
 }
 
 /// A one-player file made into a self-play match between two copies named `names`.
@@ -425,7 +433,10 @@ fn sprt_config(t: &SprtTable) -> Result<SprtConfig, ConfigError> {
 
 fn spsa_config(t: &SpsaTable, config: &MatchConfig) -> Result<SpsaConfig, ConfigError> {
     let PlayerKind::Builtin(base, _) = &config.players[0].kind else {
-        return Err(err("players[0].engine", "SPSA tunes the builtin engine"));
+        return Err(err(
+            "players[0].engine",
+            "SPSA tunes the builtin engine's parameters (not yet a UCI engine's options)",
+        ));
     };
     let mut params = Vec::with_capacity(t.params.len());
     for (i, p) in t.params.iter().enumerate() {
@@ -525,7 +536,7 @@ fn piece_value_parts(
             second: imbalance.second.clone(),
         });
         let id = format!("{}.{}", campaign.name, imbalance.name);
-        let config = build(part_file, &id).map_err(|e| ConfigError {
+        let built = build(part_file, &id).map_err(|e| ConfigError {
             key: if e.key == "imbalance" {
                 key.clone()
             } else {
@@ -540,7 +551,8 @@ fn piece_value_parts(
                 part: imbalance.name.clone(),
                 calibration: is_calibration,
             },
-            config,
+            config: built.config,
+            installed: built.installed,
         });
     }
     Ok(parts)
@@ -577,6 +589,24 @@ mod tests {
         let ids: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(ids, ["pv.falcon-for-minister", "pv.pawn-odds"]);
         assert_eq!(parts[1].config.openings.imbalance.texts().0, ["-P@f2"]);
+    }
+
+    #[test]
+    fn uci_players_are_taken_and_installed_ones_marked() {
+        let specs = parse_campaign(
+            "[campaign]\nname = \"t\"\nkind = \"sprt\"\n[sprt]\nelo0 = 0\nelo1 = 5\n[[players]]\nengine = \"uci\"\npath = \"engines/new\"\n[[players]]\nengine = \"uci\"\nworker_path = \"/usr/games/stockfish\"\n",
+        )
+        .unwrap();
+        assert_eq!(specs[0].installed, [false, true]);
+        let PlayerKind::Uci(u) = &specs[0].config.players[1].kind else {
+            panic!("{:?}", specs[0].config.players[1].kind)
+        };
+        assert_eq!(u.command, std::path::Path::new("/usr/games/stockfish"));
+        let first_move = parse_campaign(
+            "[campaign]\nname = \"t\"\nkind = \"first-move\"\n[[players]]\nengine = \"uci\"\nworker_path = \"/x\"\n",
+        )
+        .unwrap();
+        assert_eq!(first_move[0].installed, [true, true]);
     }
 
     #[test]

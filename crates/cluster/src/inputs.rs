@@ -8,7 +8,8 @@ use ajaxlab_arena::ConfigError;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
-/// One file a campaign file names, as captured.
+/// One file a campaign file names, as captured (or, for the artifacts a
+/// campaign ships to its workers, as uploaded).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
     /// The key that names it (`openings`, `players[1].params`).

@@ -2,10 +2,13 @@
 //! workers in one process, state and Parquet under `./runs/<campaign>/`.
 //! Interrupted, it resumes where it stopped when run again.
 
+use crate::artifacts::client::campaign_files;
+use crate::artifacts::{ArtifactError, ArtifactStore};
 use crate::campaign::parse_campaign;
 use crate::coordinator::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, Scope,
 };
+use crate::inputs::Input;
 use crate::sprt_text::{llr_text, sprt_state};
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_store::RunKind;
@@ -99,7 +102,9 @@ pub fn run_local_campaign(
                 }
             }
             Err(CoordinatorError::Campaign(CampaignError::Unknown(_))) => {
-                coordinator.create_campaign(&text)?;
+                let shipped = store_engines(&text, coordinator.artifacts())
+                    .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
+                coordinator.create_shipped_campaign(&text, &shipped)?;
             }
             Err(e) => return Err(e.into()),
         }
@@ -126,6 +131,7 @@ pub fn run_local_campaign(
                 threads: threads.max(1),
                 name: "local".into(),
                 tls_ca: None,
+                cache_dir: dir.join("engine-cache"),
             },
             Arc::clone(&shutdown),
         ));
@@ -140,6 +146,22 @@ pub fn run_local_campaign(
             elapsed: started.elapsed(),
         })
     })
+}
+
+/// Stores the engines and option files of `text`'s UCI players in `store`,
+/// as `ajaxlab campaign create` uploads them, and names them for the
+/// campaign: so that one machine plays shipped engines as a cluster does.
+fn store_engines(text: &str, store: &ArtifactStore) -> Result<Vec<Input>, ArtifactError> {
+    campaign_files(text)?
+        .into_iter()
+        .map(|f| {
+            Ok(Input {
+                sha256: store.put_file(&f.path)?.to_string(),
+                key: f.key,
+                path: f.path.display().to_string(),
+            })
+        })
+        .collect()
 }
 
 /// One line on a campaign's standing: Elo, and what its kind adds.

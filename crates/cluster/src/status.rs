@@ -208,7 +208,16 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
                     if s.flagged { "implausible" } else { "" }
                 );
             }
-            html.push_str("</table></section>");
+            html.push_str("</table>");
+            for f in c.engine_failures(&view.id)? {
+                let _ = write!(
+                    html,
+                    "<p class=\"flag engine-failure\">worker {} cannot start an engine: {} (it gets no more units of this campaign)</p>",
+                    escape(&f.worker),
+                    escape(&f.reason)
+                );
+            }
+            html.push_str("</section>");
         }
         html.push_str("<h2>Workers</h2><table><tr><th>id</th><th>name</th><th>version</th><th>cores</th></tr>");
         for w in c.workers()? {

@@ -171,6 +171,7 @@ async fn a_worker_runs_a_uci_player_from_its_fetched_copies() {
         variant: ajaxlab_rules::VariantKind::Chess,
         startup_timeout: Duration::from_secs(10),
         move_timeout: Duration::from_secs(10),
+        bench: None,
     };
     let unusable = UciPlayer::start(player.clone()).err().unwrap();
     assert!(unusable.to_string().contains("engine.sh"), "{unusable}");
@@ -205,6 +206,7 @@ async fn a_worker_runs_a_uci_player_from_its_fetched_copies() {
         variant: ajaxlab_rules::VariantKind::Chess,
         startup_timeout: Duration::from_secs(1),
         move_timeout: Duration::from_secs(1),
+        bench: None,
     };
     let e = localize(&mut other, &unset, &mut worker, &cache)
         .await

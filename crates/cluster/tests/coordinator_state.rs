@@ -310,6 +310,8 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
                 threads: 2,
                 name: "tls-worker".into(),
                 tls_ca: Some(ca.clone().into_bytes()),
+                cache_dir: std::env::temp_dir()
+                    .join(format!("ajaxlab-tls-cache-{}", std::process::id())),
             },
             std::sync::Arc::clone(&shutdown),
         ));

@@ -127,6 +127,9 @@ pub(crate) struct WorkerArgs {
     /// CA certificate (PEM) to trust for an https:// coordinator.
     #[arg(long)]
     tls_ca: Option<PathBuf>,
+    /// Where engines fetched from the coordinator are cached (1 GiB at most).
+    #[arg(long, default_value = ajaxlab_cluster::worker::DEFAULT_CACHE_DIR)]
+    cache_dir: PathBuf,
 }
 
 /// Arguments of `ajaxlab loadgen`.
@@ -493,6 +496,7 @@ pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
                 threads,
                 name,
                 tls_ca,
+                cache_dir: args.cache_dir.clone(),
             },
             shutdown,
         )
@@ -701,10 +705,16 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
     runtime()?.block_on(async {
         let (channel, auth) = connect(remote).await?;
         let mut artifacts = ArtifactsClient::with_interceptor(channel.clone(), auth.clone());
+        let mut shipped = Vec::with_capacity(files.len());
         for f in &files {
             let up = upload(&mut artifacts, &f.path)
                 .await
                 .with_context(|| format!("{}: uploading {}", f.key, f.path.display()))?;
+            shipped.push(v1::ShippedFile {
+                key: f.key.clone(),
+                path: f.path.display().to_string(),
+                sha256: up.hash.to_string(),
+            });
             println!(
                 "{} {}: sha256 {} ({} bytes){}",
                 f.key,
@@ -722,6 +732,7 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
             .create_campaign(v1::CreateCampaignRequest {
                 header: header(),
                 config_toml: text,
+                shipped,
             })
             .await
             .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))?

@@ -1,9 +1,11 @@
 //! Players: the builtin engine in-process, or any UCI engine as a
 //! subprocess, behind one interface.
 
+pub mod bench;
 mod builtin;
 mod uci;
 
+pub use bench::Bench;
 pub use builtin::BuiltinPlayer;
 pub use uci::{UciPlayer, UciPlayerConfig};
 

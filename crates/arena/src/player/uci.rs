@@ -27,6 +27,8 @@ pub struct UciPlayerConfig {
     pub startup_timeout: Duration,
     /// Time allowed for a move under node or depth limits.
     pub move_timeout: Duration,
+    /// The build's bench signature, checked before it plays (campaigns).
+    pub bench: Option<super::Bench>,
 }
 
 struct Process {
@@ -404,6 +406,7 @@ mod tests {
             variant: VariantKind::AjaxFalcon,
             startup_timeout: Duration::from_secs(10),
             move_timeout: Duration::from_secs(10),
+            bench: None,
         };
         match UciPlayer::start(config) {
             Ok(_) => panic!("a chess-only engine cannot play ajax-falcon"),

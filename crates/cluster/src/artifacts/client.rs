@@ -21,6 +21,16 @@ fn refused(status: &tonic::Status) -> ArtifactError {
     ArtifactError::Protocol(format!("{:?}: {}", status.code(), status.message()))
 }
 
+/// A refused fetch: [`ArtifactError::NotFound`] when the coordinator does
+/// not hold `hash`, [`ArtifactError::Protocol`] otherwise.
+fn fetch_refused(hash: ArtifactHash, status: &tonic::Status) -> ArtifactError {
+    if status.code() == tonic::Code::NotFound {
+        ArtifactError::NotFound(hash)
+    } else {
+        refused(status)
+    }
+}
+
 /// What the coordinator said of an upload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Uploaded {
@@ -108,13 +118,13 @@ pub async fn fetch(
             sha256: hash.to_string(),
         })
         .await
-        .map_err(|s| refused(&s))?
+        .map_err(|s| fetch_refused(hash, &s))?
         .into_inner();
     let first = chunks
         .next()
         .await
         .ok_or_else(|| ArtifactError::Protocol(format!("artifact {hash}: empty answer")))?
-        .map_err(|s| refused(&s))?;
+        .map_err(|s| fetch_refused(hash, &s))?;
     if first.sha256 != hash.to_string() {
         return Err(ArtifactError::Protocol(format!(
             "asked for artifact {hash}, sent '{}'",
@@ -145,13 +155,22 @@ pub struct CampaignFile {
     pub path: PathBuf,
 }
 
+/// Whether option `name` = `value` names a file, by the UCI convention of
+/// such options' names (`VariantPath`, `EvalFile`); `<empty>` is UCI's
+/// "none".
+fn names_a_file(name: &str, value: &str) -> bool {
+    (name.ends_with("Path") || name.ends_with("File")) && !value.is_empty() && value != "<empty>"
+}
+
 /// The files of a campaign file's UCI players that go to the coordinator:
-/// each engine binary, and every option value naming an existing file
-/// (a `VariantPath` ini).
+/// each engine binary (unless it is installed on the workers,
+/// `worker_path`), and every option value naming an existing file (a
+/// `VariantPath` ini).
 ///
 /// # Errors
-/// [`ArtifactError::MissingFile`] naming the key of an engine binary that
-/// is not there, or a campaign file that is not TOML.
+/// [`ArtifactError::MissingFile`] naming the key of an engine binary, or
+/// of a `…Path`/`…File` option's file, that is not there; or a campaign
+/// file that is not TOML.
 pub fn campaign_files(text: &str) -> Result<Vec<CampaignFile>, ArtifactError> {
     let file: PlayersOnly =
         toml::from_str(text).map_err(|e| ArtifactError::Protocol(format!("campaign file: {e}")))?;
@@ -160,25 +179,68 @@ pub fn campaign_files(text: &str) -> Result<Vec<CampaignFile>, ArtifactError> {
         if p.engine != "uci" {
             continue;
         }
-        let key = format!("players[{i}].path");
-        let path = p.path.clone().ok_or_else(|| ArtifactError::MissingFile {
-            key: key.clone(),
-            path: PathBuf::new(),
-        })?;
-        if !path.is_file() {
-            return Err(ArtifactError::MissingFile { key, path });
+        if p.worker_path.is_none() {
+            let key = format!("players[{i}].path");
+            let path = p.path.clone().ok_or_else(|| ArtifactError::MissingFile {
+                key: key.clone(),
+                path: PathBuf::new(),
+            })?;
+            if !path.is_file() {
+                return Err(ArtifactError::MissingFile { key, path });
+            }
+            files.push(CampaignFile { key, path });
         }
-        files.push(CampaignFile { key, path });
         for (name, value) in p.options.iter().flatten() {
-            if let Some(text) = value.as_str()
-                && Path::new(text).is_file()
-            {
-                files.push(CampaignFile {
-                    key: format!("players[{i}].options.{name}"),
-                    path: PathBuf::from(text),
-                });
+            let Some(text) = value.as_str() else {
+                continue;
+            };
+            let key = format!("players[{i}].options.{name}");
+            let path = PathBuf::from(text);
+            if path.is_file() {
+                files.push(CampaignFile { key, path });
+            } else if names_a_file(name, text) {
+                return Err(ArtifactError::MissingFile { key, path });
             }
         }
     }
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> String {
+        match campaign_files(text) {
+            Err(ArtifactError::MissingFile { key, path }) => format!("{key} {}", path.display()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_missing_binary_or_option_file_is_refused_and_an_installed_binary_is_not_shipped() {
+        let uci = "[[players]]\nengine = \"uci\"\n";
+        assert_eq!(refused(uci), "players[0].path ");
+        assert_eq!(
+            refused(&format!("{uci}path = \"no-such-engine\"\n")),
+            "players[0].path no-such-engine"
+        );
+        assert_eq!(
+            refused(&format!(
+                "{uci}worker_path = \"/usr/games/x\"\noptions = {{ VariantPath = \"no-such.ini\" }}\n"
+            )),
+            "players[0].options.VariantPath no-such.ini"
+        );
+        let files = campaign_files(&format!(
+            "{uci}worker_path = \"/usr/games/x\"\noptions = {{ EvalFile = \"<empty>\", UCI_Variant = \"afc\", VariantPath = \"Cargo.toml\" }}\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            files,
+            [CampaignFile {
+                key: "players[0].options.VariantPath".into(),
+                path: "Cargo.toml".into()
+            }]
+        );
+    }
 }

@@ -6,6 +6,7 @@
 use super::client::{Client, fetch};
 use super::{ArtifactCache, ArtifactError, ArtifactHash};
 use ajaxlab_arena::player::UciPlayerConfig;
+use ajaxlab_proto::v1;
 
 /// The artifacts a UCI player comes with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,6 +15,24 @@ pub struct Shipped {
     pub binary: Option<ArtifactHash>,
     /// Options whose value names a shipped file, with that file's hash.
     pub option_files: Vec<(String, ArtifactHash)>,
+}
+
+impl Shipped {
+    /// What a UCI engine of a work unit ships with, read from its hashes.
+    ///
+    /// # Errors
+    /// [`ArtifactError::BadHash`] for a hash that is not 64 hex digits.
+    pub fn of_wire(engine: &v1::UciEngine) -> Result<Shipped, ArtifactError> {
+        Ok(Shipped {
+            binary: engine.sha256.as_deref().map(str::parse).transpose()?,
+            option_files: engine
+                .options
+                .iter()
+                .filter_map(|o| Some((o.name.clone(), o.sha256.as_deref()?)))
+                .map(|(name, hash)| Ok((name, hash.parse()?)))
+                .collect::<Result<_, ArtifactError>>()?,
+        })
+    }
 }
 
 /// Points `player` at the cached copies of what it ships with, fetching

@@ -73,6 +73,34 @@ impl ArtifactStore {
         }
         Landing::start(hash, size, self.path(hash), false)
     }
+
+    /// Stores the file at `path` (one on this machine, for `ajaxlab
+    /// campaign run`), checked as an upload is; returns its hash.
+    ///
+    /// # Errors
+    /// [`ArtifactError::Read`] naming the file, or as [`ArtifactStore::receive`].
+    pub fn put_file(&self, path: &Path) -> Result<ArtifactHash, ArtifactError> {
+        let (hash, size) = super::hash_file(path)?;
+        if self.contains(hash) {
+            return Ok(hash);
+        }
+        let read = |source| ArtifactError::Read {
+            path: path.to_owned(),
+            source,
+        };
+        let mut file = std::fs::File::open(path).map_err(read)?;
+        let mut landing = self.receive(hash, size)?;
+        let mut buffer = vec![0; super::CHUNK_BYTES];
+        loop {
+            let n = std::io::Read::read(&mut file, &mut buffer).map_err(read)?;
+            if n == 0 {
+                break;
+            }
+            landing.write(&buffer[..n])?;
+        }
+        landing.finish()?;
+        Ok(hash)
+    }
 }
 
 #[cfg(test)]

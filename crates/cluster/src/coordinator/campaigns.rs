@@ -3,12 +3,14 @@
 
 use super::error::{CampaignError, StorageError, file_error};
 use super::schema::{
-    campaign_inputs, campaign_pentanomial, running_totals, save_campaign_inputs, save_spsa,
+    campaign_inputs, campaign_pentanomial, campaign_shipped, running_totals, save_campaign_inputs,
+    save_campaign_shipped, save_spsa,
 };
+use super::shipping;
 use super::{Coordinator, CoordinatorError, now_ms};
 use crate::campaign::parse_campaign_with;
 use crate::coordinator::kinds::{Live, UnitPerturbation};
-use crate::inputs::Inputs;
+use crate::inputs::{Input, Inputs};
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::{Pentanomial, Trinomial};
@@ -184,12 +186,31 @@ impl Coordinator {
     /// # Errors
     /// `InvalidArgument` naming the bad key; `FailedPrecondition` if the name is taken.
     pub fn create_campaign(&self, toml_text: &str) -> Result<Vec<CampaignView>, CoordinatorError> {
+        self.create_shipped_campaign(toml_text, &[])
+    }
+
+    /// Creates a campaign whose UCI players' files were uploaded as
+    /// artifacts: `shipped` names them (key, path as written, SHA-256).
+    ///
+    /// # Errors
+    /// As [`Coordinator::create_campaign`]; also `InvalidArgument` naming
+    /// the key of an artifact the coordinator does not hold, or of a UCI
+    /// binary neither shipped nor installed (`worker_path`).
+    pub fn create_shipped_campaign(
+        &self,
+        toml_text: &str,
+        shipped: &[Input],
+    ) -> Result<Vec<CampaignView>, CoordinatorError> {
         let inputs = Inputs::capture(toml_text, &self.inputs_dir()).map_err(CampaignError::File)?;
         let specs = parse_campaign_with(toml_text, &inputs).map_err(CampaignError::File)?;
+        shipping::check_stored(shipped, self.artifacts()).map_err(CampaignError::File)?;
         let lives: Vec<Live> = specs
             .into_iter()
-            .map(|spec| Live::new(spec, toml_text.to_owned()))
-            .collect();
+            .map(|spec| {
+                let players = shipping::resolve(&spec, shipped).map_err(CampaignError::File)?;
+                Ok(Live::new(spec, toml_text.to_owned(), players))
+            })
+            .collect::<Result<_, CoordinatorError>>()?;
         {
             let mut db = self.db();
             let tx = db.transaction()?;
@@ -215,6 +236,7 @@ impl Coordinator {
                     ],
                 )?;
                 save_campaign_inputs(&tx, id, inputs.files())?;
+                save_campaign_shipped(&tx, id, shipped)?;
                 if let Some(spsa) = &live.spsa {
                     save_spsa(&tx, id, 0, "", spsa)?;
                 }
@@ -379,6 +401,7 @@ pub(super) fn restore_campaign(
     id: &str,
     text: &str,
     inputs_dir: &std::path::Path,
+    artifacts: &crate::artifacts::ArtifactStore,
 ) -> Result<Live, CoordinatorError> {
     let internal = |reason: String| StorageError::Campaign {
         id: id.to_owned(),
@@ -398,7 +421,10 @@ pub(super) fn restore_campaign(
         .into_iter()
         .find(|s| s.name == id)
         .ok_or_else(|| internal("its file no longer defines it".into()))?;
-    let mut live = Live::new(spec, text.to_owned());
+    let files = campaign_shipped(db, id)?;
+    shipping::check_stored(&files, artifacts).map_err(|e| internal(e.to_string()))?;
+    let shipped = shipping::resolve(&spec, &files).map_err(|e| internal(e.to_string()))?;
+    let mut live = Live::new(spec, text.to_owned(), shipped);
     if live.sprt.is_some() {
         for total in running_totals(db, id)? {
             live.update_sprt(total);

@@ -109,7 +109,7 @@ impl Coordinator {
             |r| r.get(0),
         )?;
         tx.execute(RECOUNT, [campaign])?;
-        let live = restore_campaign(&tx, campaign, &text, &self.inputs_dir())?;
+        let live = restore_campaign(&tx, campaign, &text, &self.inputs_dir(), &self.artifacts)?;
         let incomplete: bool = tx.query_row(
             "select pairs_total > ll + ld + dd + wd + ww from campaigns where id = ?1",
             [campaign],

@@ -3,6 +3,7 @@
 //! The coordinator keeps one [`Live`] per campaign in memory and saves what
 //! it needs to rebuild it in the same transaction that counts a unit.
 
+use crate::artifacts::shipped::Shipped;
 use crate::campaign::{CampaignKind, CampaignSpec};
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::PlayerKind;
@@ -24,11 +25,13 @@ pub struct Live {
     pub sprt: Option<Sprt>,
     /// SPSA campaigns: the tune.
     pub spsa: Option<Spsa>,
+    /// What each player ships with (UCI binaries and option files).
+    pub shipped: [Shipped; 2],
 }
 
 impl Live {
-    /// A campaign before any unit is counted.
-    pub fn new(spec: CampaignSpec, toml: String) -> Live {
+    /// A campaign before any unit is counted, its players shipping `shipped`.
+    pub fn new(spec: CampaignSpec, toml: String, shipped: [Shipped; 2]) -> Live {
         let sprt = match &spec.kind {
             CampaignKind::Sprt(config) => Sprt::new(*config).ok(),
             _ => None,
@@ -42,6 +45,7 @@ impl Live {
             toml,
             sprt,
             spsa,
+            shipped,
         }
     }
 

@@ -10,6 +10,18 @@ use ajaxlab_proto::v1;
 use rusqlite::{OptionalExtension, params};
 use std::time::Duration;
 
+/// A worker that cannot start an engine of a campaign.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineFailure {
+    /// The worker's id.
+    pub worker: String,
+    /// Why, as the worker reported it (at most [`MAX_FAILURE_TEXT`] characters kept).
+    pub reason: String,
+}
+
+/// The longest engine-failure report kept, in characters.
+pub const MAX_FAILURE_TEXT: usize = 1000;
+
 /// A registered worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkerInfo {
@@ -182,7 +194,8 @@ impl Coordinator {
                     (select count(*) from units u where u.campaign_id = c.id and u.state = 'free'),
                     c.next_pair - (select coalesce(sum(pair_count), 0) from units u where u.campaign_id = c.id and u.state = 'free')
              from campaigns c where c.state = ?3 and c.signature = ?1
-               and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)",
+               and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)
+               and not exists (select 1 from engine_failures f where f.campaign_id = c.id and f.worker_id = ?2)",
         )?;
         let mut candidates: Vec<Candidate> = stmt
             .query_map(
@@ -271,10 +284,11 @@ impl Coordinator {
         };
         drop(db);
         let config = live.unit_config(perturbation.as_ref());
+        let shipped = live.shipped.clone();
         drop(campaigns);
         let count = u32::try_from(count).unwrap_or(u32::MAX);
         bump(&self.counters.leased, 1);
-        Ok(Some(v1::WorkUnit::from(UnitSpec {
+        let mut unit = v1::WorkUnit::from(UnitSpec {
             config: &config,
             campaign_id: &campaign,
             unit_id: &unit_id,
@@ -282,7 +296,9 @@ impl Coordinator {
             deadline_ms: deadline,
             first_pair: first as u64,
             pair_count: count,
-        })))
+        });
+        super::shipping::apply(&mut unit, &shipped);
+        Ok(Some(unit))
     }
 
     pub(super) fn held_unit(
@@ -340,6 +356,53 @@ impl Coordinator {
         self.db()
             .execute("update units set state = 'free' where id = ?1", [unit])?;
         Ok(())
+    }
+
+    /// Gives back a unit whose engine `worker` cannot start (`reason`):
+    /// nothing of it is counted, and `worker` gets no more units of its
+    /// campaign.
+    ///
+    /// # Errors
+    /// As [`Coordinator::release`].
+    pub fn release_failed(
+        &self,
+        worker: &str,
+        unit: &str,
+        token: &str,
+        reason: &str,
+    ) -> Result<(), CoordinatorError> {
+        let held = self.held_unit(worker, unit, token)?;
+        self.release(worker, unit, token)?;
+        let reason: String = reason.chars().take(MAX_FAILURE_TEXT).collect();
+        tracing::warn!(
+            worker,
+            campaign = held.campaign,
+            "cannot start an engine: {reason}"
+        );
+        self.db().execute(
+            "insert or replace into engine_failures (campaign_id, worker_id, reason, at_ms) values (?1, ?2, ?3, ?4)",
+            params![held.campaign, worker, reason, now_ms()],
+        )?;
+        self.changed();
+        Ok(())
+    }
+
+    /// The workers that cannot start an engine of `campaign`, with why.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn engine_failures(&self, campaign: &str) -> Result<Vec<EngineFailure>, CoordinatorError> {
+        let db = self.db();
+        let mut stmt = db.prepare(
+            "select worker_id, reason from engine_failures where campaign_id = ?1 order by at_ms",
+        )?;
+        let rows = stmt.query_map([campaign], |r| {
+            Ok(EngineFailure {
+                worker: r.get(0)?,
+                reason: r.get(1)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Registered workers, in the order they registered.

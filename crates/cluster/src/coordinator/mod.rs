@@ -11,7 +11,8 @@
 //! by the others), `tokens` (who may do what), `campaigns` (creating,
 //! viewing and controlling campaigns), `leases` (workers, unit sizing,
 //! leases), `counting` (submissions, exactly-once counting, SPSA
-//! trajectories), `exclude` (counting a worker out), [`kinds`] (what each
+//! trajectories), `exclude` (counting a worker out), `shipping` (the
+//! artifacts a campaign's UCI players come with), [`kinds`] (what each
 //! campaign kind adds), [`validate`] (checks of submitted games).
 
 mod campaigns;
@@ -23,13 +24,14 @@ mod leases;
 pub mod outliers;
 mod schema;
 pub mod service;
+mod shipping;
 mod tokens;
 pub mod validate;
 
 pub use campaigns::{CampaignState, CampaignView, ParamValue, SprtView, UnknownCampaignState};
 pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
-pub use leases::{MAX_WORKER_TEXT, UnitCount, WorkerInfo};
+pub use leases::{EngineFailure, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, UnitCount, WorkerInfo};
 pub use tokens::{Scope, random_hex};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
@@ -187,7 +189,7 @@ impl Coordinator {
             .collect::<Result<_, _>>()?;
         drop(stmt);
         for (id, text) in rows {
-            let live = restore_campaign(&db, &id, &text, &self.inputs_dir())?;
+            let live = restore_campaign(&db, &id, &text, &self.inputs_dir(), &self.artifacts)?;
             campaigns.insert(id, live);
         }
         let mut tokens = self

@@ -88,6 +88,12 @@ create table if not exists workers(
 create table if not exists campaign_inputs(
     campaign_id text not null, key text not null, path text not null, sha256 text not null,
     primary key (campaign_id, key));
+create table if not exists campaign_shipped(
+    campaign_id text not null, key text not null, path text not null, sha256 text not null,
+    primary key (campaign_id, key));
+create table if not exists engine_failures(
+    campaign_id text not null, worker_id text not null, reason text not null, at_ms integer not null,
+    primary key (campaign_id, worker_id));
 create table if not exists tokens(hash text primary key, scope text not null, label text not null, created_ms integer not null);
 ";
 
@@ -166,9 +172,37 @@ pub(super) fn save_spsa(
 
 /// The files campaign `id` captured at create time.
 pub(super) fn campaign_inputs(db: &Connection, id: &str) -> Result<Vec<Input>, CoordinatorError> {
-    let mut stmt = db.prepare(
-        "select key, path, sha256 from campaign_inputs where campaign_id = ?1 order by rowid",
-    )?;
+    files_of(db, "campaign_inputs", id)
+}
+
+/// Records the files campaign `id` captured.
+pub(super) fn save_campaign_inputs(
+    db: &Connection,
+    id: &str,
+    inputs: &[Input],
+) -> Result<(), CoordinatorError> {
+    save_files(db, "campaign_inputs", id, inputs)
+}
+
+/// The artifacts campaign `id` ships to workers (engine binaries and option files).
+pub(super) fn campaign_shipped(db: &Connection, id: &str) -> Result<Vec<Input>, CoordinatorError> {
+    files_of(db, "campaign_shipped", id)
+}
+
+/// Records the artifacts campaign `id` ships.
+pub(super) fn save_campaign_shipped(
+    db: &Connection,
+    id: &str,
+    files: &[Input],
+) -> Result<(), CoordinatorError> {
+    save_files(db, "campaign_shipped", id, files)
+}
+
+/// The rows of `table` (`campaign_inputs` or `campaign_shipped`) of campaign `id`.
+fn files_of(db: &Connection, table: &str, id: &str) -> Result<Vec<Input>, CoordinatorError> {
+    let mut stmt = db.prepare(&format!(
+        "select key, path, sha256 from {table} where campaign_id = ?1 order by rowid"
+    ))?;
     let rows = stmt.query_map([id], |r| {
         Ok(Input {
             key: r.get(0)?,
@@ -179,16 +213,18 @@ pub(super) fn campaign_inputs(db: &Connection, id: &str) -> Result<Vec<Input>, C
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Records the files campaign `id` captured.
-pub(super) fn save_campaign_inputs(
+fn save_files(
     db: &Connection,
+    table: &str,
     id: &str,
-    inputs: &[Input],
+    files: &[Input],
 ) -> Result<(), CoordinatorError> {
-    for input in inputs {
+    for file in files {
         db.execute(
-            "insert or replace into campaign_inputs (campaign_id, key, path, sha256) values (?1, ?2, ?3, ?4)",
-            params![id, input.key, input.path, input.sha256],
+            &format!(
+                "insert or replace into {table} (campaign_id, key, path, sha256) values (?1, ?2, ?3, ?4)"
+            ),
+            params![id, file.key, file.path, file.sha256],
         )?;
     }
     Ok(())

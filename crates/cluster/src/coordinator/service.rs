@@ -4,6 +4,7 @@
 use super::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, LeaseError, Scope,
 };
+use crate::inputs::Input;
 use ajaxlab_proto::PROTOCOL_VERSION;
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1::{self, operator_server, worker_server};
@@ -177,7 +178,14 @@ impl worker_server::Worker for WorkerService {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
-        blocking(move || c.release(&r.worker_id, &r.unit_id, &r.lease_token)).await?;
+        blocking(move || {
+            if r.engine_failure.is_empty() {
+                c.release(&r.worker_id, &r.unit_id, &r.lease_token)
+            } else {
+                c.release_failed(&r.worker_id, &r.unit_id, &r.lease_token, &r.engine_failure)
+            }
+        })
+        .await?;
         Ok(Response::new(v1::ReleaseWorkResponse {}))
     }
 }
@@ -196,7 +204,16 @@ impl operator_server::Operator for OperatorService {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
-        let views = blocking(move || c.create_campaign(&r.config_toml)).await?;
+        let shipped = r
+            .shipped
+            .into_iter()
+            .map(|f| Input {
+                key: f.key,
+                path: f.path,
+                sha256: f.sha256,
+            })
+            .collect::<Vec<_>>();
+        let views = blocking(move || c.create_shipped_campaign(&r.config_toml, &shipped)).await?;
         Ok(Response::new(v1::ListCampaignsResponse {
             campaigns: views.iter().map(CampaignView::to_proto).collect(),
         }))

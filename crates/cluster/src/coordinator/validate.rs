@@ -1,6 +1,11 @@
 //! Checks of a submitted unit before anything of it is stored: the right
 //! games for the right pairs, the issued openings and parameters, moves that
-//! replay legally, and results and terminations that follow from them.
+//! replay legally, and results and terminations that follow from them. The
+//! same checks hold for external UCI engines' games; what cannot be
+//! re-derived is not claimed to be checked: node counts, depths and scores
+//! (of any engine: only adjudication reads the scores), and that an
+//! external engine crashed, hung or sent an illegal move (accepted only as
+//! a loss of that engine, on its turn).
 
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_arena::opening::Opening;
@@ -146,6 +151,11 @@ fn validate_game(
     if g.final_fen != game.position().fen() {
         return Err(reject(id, "final FEN does not follow from the moves"));
     }
+    let to_move = &config.players[if game.position().side_to_move() == ajaxlab_rules::Color::White {
+        white_index(swapped)
+    } else {
+        1 - white_index(swapped)
+    }];
     let side_to_move_loses =
         |result: GameResult| result == GameResult::win_for(!game.position().side_to_move());
     let consistent = match (game.outcome(), g.termination) {
@@ -162,20 +172,15 @@ fn validate_game(
             verdict == Some((g.result, g.termination))
         }
         (None, Termination::TimeForfeit) => {
-            let tc =
-                config.players[if game.position().side_to_move() == ajaxlab_rules::Color::White {
-                    white_index(swapped)
-                } else {
-                    1 - white_index(swapped)
-                }]
-                .tc;
-            matches!(tc, TimeControl::Clock { .. }) && side_to_move_loses(g.result)
+            matches!(to_move.tc, TimeControl::Clock { .. }) && side_to_move_loses(g.result)
         }
-        // The builtin engine neither crashes, hangs nor plays illegal moves.
+        // The builtin engine neither crashes, hangs nor plays illegal
+        // moves; an external engine may, and loses the game when it is
+        // its turn. That it did cannot be re-derived: it is the worker's word.
         (
             None,
             Termination::EngineCrash | Termination::EngineTimeout | Termination::IllegalMove,
-        ) => false,
+        ) => matches!(to_move.kind, PlayerKind::Uci(_)) && side_to_move_loses(g.result),
         (None, _) => false,
     };
     if !consistent {

@@ -1,16 +1,23 @@
 //! The worker: registers, leases units, plays them with the arena (one game
 //! per thread), renews its lease while playing, submits whole units, and
 //! reconnects with exponential backoff and jitter. On shutdown it releases
-//! the unit it holds and exits.
+//! the unit it holds and exits. UCI engines a campaign ships are fetched
+//! into the worker's cache first ([`engines`]); a unit whose engine cannot
+//! be fetched or started is given back as an engine failure.
+
+mod engines;
 
 use crate::coordinator::Submitted;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
 use ajaxlab_proto::convert::WireEnum;
+use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use ajaxlab_stats::{RandomSource, SplitMix64};
 use ajaxlab_store::GameRecord;
+use engines::{Benched, EngineFailure, check_benches, localize_players};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -39,7 +46,17 @@ pub struct WorkerConfig {
     pub name: String,
     /// CA certificate (PEM) to trust for an `https://` coordinator.
     pub tls_ca: Option<Vec<u8>>,
+    /// Where fetched engines are cached (made when the first is fetched).
+    pub cache_dir: PathBuf,
 }
+
+/// How long a worker waits after an engine could not be fetched (the
+/// coordinator unreachable) before it asks for work again.
+const FETCH_RETRY: Duration = Duration::from_secs(5);
+
+/// The cache directory a worker uses unless told otherwise, relative to
+/// its working directory.
+pub const DEFAULT_CACHE_DIR: &str = "ajaxlab-cache";
 
 /// A channel to `url`, over TLS trusting `ca` when given.
 ///
@@ -69,6 +86,12 @@ pub enum WorkerError {
 }
 
 type Client = WorkerClient<InterceptedService<Channel, Auth>>;
+
+/// A worker's clients of the coordinator's services, on one channel.
+struct Clients {
+    work: Client,
+    artifacts: crate::artifacts::client::Client,
+}
 
 /// Adds the bearer token to every request.
 #[derive(Clone)]
@@ -142,12 +165,13 @@ async fn connect(
     config: &WorkerConfig,
     shutdown: &AtomicBool,
     backoff: &mut Backoff,
-) -> Result<Option<Client>, WorkerError> {
-    let value = format!("Bearer {}", config.token.trim())
-        .parse()
-        .map_err(|_| {
-            WorkerError::Refused("the token has characters a header cannot carry".into())
-        })?;
+) -> Result<Option<Clients>, WorkerError> {
+    let value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> =
+        format!("Bearer {}", config.token.trim())
+            .parse()
+            .map_err(|_| {
+                WorkerError::Refused("the token has characters a header cannot carry".into())
+            })?;
     loop {
         if shutdown.load(Ordering::Relaxed) {
             return Ok(None);
@@ -157,11 +181,12 @@ async fn connect(
         match endpoint.connect().await {
             Ok(channel) => {
                 backoff.reset();
-                return Ok(Some(
-                    WorkerClient::with_interceptor(channel, Auth(value))
+                return Ok(Some(Clients {
+                    work: WorkerClient::with_interceptor(channel.clone(), Auth(value.clone()))
                         .max_decoding_message_size(crate::server::MAX_MESSAGE_BYTES)
                         .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES),
-                ));
+                    artifacts: ArtifactsClient::with_interceptor(channel, Auth(value)),
+                }));
             }
             Err(e) => {
                 tracing::warn!(coordinator = %config.url, "cannot reach the coordinator: {e}; retrying");
@@ -172,14 +197,14 @@ async fn connect(
 }
 
 /// Plays pairs `first..first+count` of `config` on `threads` threads;
-/// stops early (returning `None`) when `cancel` is set.
+/// stops early when `cancel` is set or an engine cannot be started.
 fn play_unit(
     config: &MatchConfig,
     first: u64,
     count: u64,
     threads: usize,
     cancel: &Arc<AtomicBool>,
-) -> Result<Option<Vec<GameRecord>>, WorkerError> {
+) -> Played {
     let next = AtomicU64::new(first);
     let results = std::sync::Mutex::new(Vec::new());
     let failure = std::sync::Mutex::new(None);
@@ -195,10 +220,22 @@ fn play_unit(
                 let mut players = match players {
                     Ok(p) => p,
                     Err(e) => {
+                        let (player, reason) = match e {
+                            ajaxlab_arena::runner::MatchError::Player { name, error } => {
+                                (name, error.to_string())
+                            }
+                            other => (String::new(), other.to_string()),
+                        };
                         *failure
                             .lock()
                             .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                            Some(e.to_string());
+                            Some(EngineFailure {
+                                player,
+                                reason,
+                                lasting: true,
+                            });
+                        // The other threads stop too: the unit goes back.
+                        cancel.store(true, Ordering::Relaxed);
                         return;
                     }
                 };
@@ -223,16 +260,26 @@ fn play_unit(
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
     {
-        return Err(WorkerError::BadUnit(e));
+        return Played::EngineFailed(e);
     }
     if cancel.load(Ordering::Relaxed) {
-        return Ok(None);
+        return Played::Cancelled;
     }
     let mut games = results
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     games.sort_by_key(|g| g.game_id);
-    Ok(Some(games))
+    Played::Games(games)
+}
+
+/// What playing a unit came to.
+enum Played {
+    /// Every game of it.
+    Games(Vec<GameRecord>),
+    /// Stopped early (shutdown, or the lease passed to another worker).
+    Cancelled,
+    /// An engine could not be started.
+    EngineFailed(EngineFailure),
 }
 
 /// Runs a worker until `shutdown` is set. Returns the number of units submitted.
@@ -247,9 +294,10 @@ pub async fn run_worker(
         .await
         .map_err(|e| WorkerError::BadUnit(e.to_string()))?;
     let mut backoff = Backoff::new(u64::from(std::process::id()) ^ signature);
+    let mut benched = Benched::default();
     let mut submitted = 0;
     'connection: loop {
-        let Some(mut client) = connect(&config, &shutdown, &mut backoff).await? else {
+        let Some(mut clients) = connect(&config, &shutdown, &mut backoff).await? else {
             return Ok(submitted);
         };
         let register = v1::RegisterRequest {
@@ -260,7 +308,7 @@ pub async fn run_worker(
             bench_signature: signature,
             engines: vec!["builtin".into()],
         };
-        let worker_id = match client.register(register).await {
+        let worker_id = match clients.work.register(register).await {
             Ok(r) => r.into_inner().worker_id,
             Err(s) if transient(&s) => {
                 backoff.wait().await;
@@ -272,7 +320,8 @@ pub async fn run_worker(
             if shutdown.load(Ordering::Relaxed) {
                 return Ok(submitted);
             }
-            let response = match client
+            let response = match clients
+                .work
                 .request_work(v1::WorkRequest {
                     header: header(),
                     worker_id: worker_id.clone(),
@@ -295,9 +344,16 @@ pub async fn run_worker(
                 continue;
             };
             let span = tracing::info_span!("unit", worker = %worker_id, unit = %unit.unit_id);
-            if play_and_submit(&mut client, &worker_id, unit, &config, &shutdown)
-                .instrument(span)
-                .await?
+            if play_and_submit(
+                &mut clients,
+                &mut benched,
+                &worker_id,
+                unit,
+                &config,
+                &shutdown,
+            )
+            .instrument(span)
+            .await?
             {
                 submitted += 1;
             }
@@ -308,14 +364,37 @@ pub async fn run_worker(
 /// Plays one unit with its lease renewed meanwhile, then submits it (or
 /// releases it on shutdown). Returns whether it was submitted.
 async fn play_and_submit(
-    client: &mut Client,
+    clients: &mut Clients,
+    benched: &mut Benched,
     worker_id: &str,
     unit: v1::WorkUnit,
     config: &WorkerConfig,
     shutdown: &Arc<AtomicBool>,
 ) -> Result<bool, WorkerError> {
-    let match_config =
+    let mut match_config =
         MatchConfig::try_from(&unit).map_err(|e| WorkerError::BadUnit(e.to_string()))?;
+    let localized = localize_players(
+        &mut match_config,
+        &unit,
+        &mut clients.artifacts,
+        &config.cache_dir,
+    )
+    .await;
+    let ready = match localized {
+        Ok(()) => check_benches(&match_config, benched).await,
+        Err(failure) => Err(failure),
+    };
+    if let Err(failure) = ready {
+        if failure.lasting {
+            release(&mut clients.work, worker_id, &unit, Some(&failure)).await;
+        } else {
+            tracing::warn!("cannot fetch an engine now, unit given back: {failure}");
+            release(&mut clients.work, worker_id, &unit, None).await;
+            tokio::time::sleep(FETCH_RETRY).await;
+        }
+        return Ok(false);
+    }
+    let client = &mut clients.work;
     let cancel = Arc::new(AtomicBool::new(false));
     let play = {
         let cancel = Arc::clone(&cancel);
@@ -334,7 +413,7 @@ async fn play_and_submit(
     let mut last_renewal = std::time::Instant::now();
     let games = loop {
         tokio::select! {
-            done = &mut play => break done.map_err(|e| WorkerError::BadUnit(e.to_string()))??,
+            done = &mut play => break done.map_err(|e| WorkerError::BadUnit(e.to_string()))?,
             () = tokio::time::sleep(Duration::from_millis(100)) => {
                 if shutdown.load(Ordering::Relaxed) {
                     // Searches return at once; the unit is released below.
@@ -355,15 +434,16 @@ async fn play_and_submit(
             }
         }
     };
-    let Some(games) = games else {
-        let release = v1::ReleaseWorkRequest {
-            header: header(),
-            worker_id: worker_id.into(),
-            unit_id: unit.unit_id.clone(),
-            lease_token: unit.lease_token.clone(),
-        };
-        let _ = client.release_work(release).await;
-        return Ok(false);
+    let games = match games {
+        Played::Games(games) => games,
+        Played::Cancelled => {
+            release(client, worker_id, &unit, None).await;
+            return Ok(false);
+        }
+        Played::EngineFailed(failure) => {
+            release(client, worker_id, &unit, Some(&failure)).await;
+            return Ok(false);
+        }
     };
     let request = v1::SubmitResultsRequest {
         header: header(),
@@ -397,4 +477,27 @@ async fn play_and_submit(
         }
     }
     Ok(false)
+}
+
+/// Gives `unit` back unplayed; with `failure`, as one whose engine this
+/// worker cannot fetch or start (logged here, shown on the status page).
+async fn release(
+    client: &mut Client,
+    worker_id: &str,
+    unit: &v1::WorkUnit,
+    failure: Option<&EngineFailure>,
+) {
+    if let Some(failure) = failure {
+        tracing::error!(campaign = %unit.campaign_id, "cannot start an engine, unit given back: {failure}");
+    }
+    let release = v1::ReleaseWorkRequest {
+        header: header(),
+        worker_id: worker_id.into(),
+        unit_id: unit.unit_id.clone(),
+        lease_token: unit.lease_token.clone(),
+        engine_failure: failure.map(ToString::to_string).unwrap_or_default(),
+    };
+    if let Err(s) = client.release_work(release).await {
+        tracing::warn!("unit {} not given back: {}", unit.unit_id, s.message());
+    }
 }

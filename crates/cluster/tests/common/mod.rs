@@ -16,6 +16,8 @@ use tonic::transport::Channel;
 pub(crate) struct Served {
     /// Connected to the coordinator.
     pub(crate) channel: Channel,
+    /// Its address, `http://127.0.0.1:PORT`.
+    pub(crate) url: String,
     stop: tokio::sync::oneshot::Sender<()>,
     server: tokio::task::JoinHandle<Result<(), tonic::transport::Error>>,
 }
@@ -33,13 +35,15 @@ impl Served {
                 let _ = stopped.await;
             },
         ));
-        let channel = Channel::from_shared(format!("http://{addr}"))
+        let url = format!("http://{addr}");
+        let channel = Channel::from_shared(url.clone())
             .unwrap()
             .connect()
             .await
             .unwrap();
         Served {
             channel,
+            url,
             stop,
             server,
         }

@@ -7,7 +7,7 @@ use crate::v1;
 use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
 use ajaxlab_arena::imbalance::Imbalance;
 use ajaxlab_arena::opening::{OpeningSource, Openings, Order};
-use ajaxlab_arena::player::UciPlayerConfig;
+use ajaxlab_arena::player::{Bench, UciPlayerConfig};
 use ajaxlab_arena::referee::{Adjudication, DEFAULT_TIME_MARGIN};
 use ajaxlab_arena::tc::TimeControlError;
 use ajaxlab_arena::{MatchConfig, TimeControl};
@@ -241,8 +241,8 @@ impl TryFrom<&v1::TimeControl> for TimeControl {
 }
 
 impl From<&PlayerConfig> for v1::Player {
-    /// A UCI player is sent with its own path as the worker path: this
-    /// build ships no engines, so a worker runs what is at that path.
+    /// A UCI player is sent with its own path as the worker path; the
+    /// coordinator replaces it by the hash of the binary it ships, if any.
     fn from(p: &PlayerConfig) -> v1::Player {
         use v1::player::Engine;
         let engine = match &p.kind {
@@ -278,6 +278,8 @@ impl From<&PlayerConfig> for v1::Player {
                     worker_path: path,
                     startup_timeout_ms: millis(u.startup_timeout),
                     move_timeout_ms: millis(u.move_timeout),
+                    bench_nodes: u.bench.as_ref().map(|b| b.nodes),
+                    bench_args: u.bench.as_ref().map(|b| b.args.clone()).unwrap_or_default(),
                 })
             }
         };
@@ -329,22 +331,30 @@ fn builtin(b: &v1::BuiltinEngine) -> Result<PlayerKind, WireError> {
     Ok(PlayerKind::Builtin(Box::new(params), features))
 }
 
+/// A UCI engine from the wire. A binary shipped as an artifact (`sha256`)
+/// has an empty command here: the worker runs its fetched copy (and the
+/// fetched copies of option files) instead, so a unit with one cannot be
+/// played before that.
 fn uci(u: &v1::UciEngine, name: &str, variant: VariantKind) -> Result<PlayerKind, WireError> {
-    if u.worker_path.is_empty() {
-        return Err(WireError::invalid(
-            "worker_path",
-            "empty: this worker runs engines it has at a path, and fetches no artifacts",
-        ));
-    }
-    if let Some(i) = u.options.iter().position(|o| o.sha256.is_some()) {
-        return Err(WireError::invalid(
-            format!("options[{i}].sha256"),
-            "this worker fetches no artifacts",
-        ));
-    }
+    let command = match (&u.sha256, u.worker_path.is_empty()) {
+        (Some(_), true) => PathBuf::new(),
+        (None, false) => PathBuf::from(&u.worker_path),
+        (None, true) => {
+            return Err(WireError::invalid(
+                "worker_path",
+                "empty, and no sha256 of a shipped binary either",
+            ));
+        }
+        (Some(_), false) => {
+            return Err(WireError::invalid(
+                "worker_path",
+                "set together with sha256: the binary is either shipped or installed",
+            ));
+        }
+    };
     Ok(PlayerKind::Uci(UciPlayerConfig {
         name: name.to_owned(),
-        command: PathBuf::from(&u.worker_path),
+        command,
         args: u.args.clone(),
         options: u
             .options
@@ -354,6 +364,10 @@ fn uci(u: &v1::UciEngine, name: &str, variant: VariantKind) -> Result<PlayerKind
         variant,
         startup_timeout: Duration::from_millis(u.startup_timeout_ms),
         move_timeout: Duration::from_millis(u.move_timeout_ms),
+        bench: u.bench_nodes.map(|nodes| Bench {
+            args: u.bench_args.clone(),
+            nodes,
+        }),
     }))
 }
 
@@ -395,6 +409,7 @@ path = "/bin/sh"
 args = ["-c", "true"]
 options = { Hash = 16, UCI_Variant = "amrc" }
 tc = "10+0.1"
+bench = 151414
 "#;
 
     #[test]
@@ -420,6 +435,13 @@ tc = "10+0.1"
         assert_eq!(u.command, PathBuf::from("/bin/sh"));
         assert_eq!(u.args, ["-c", "true"]);
         assert_eq!(u.options.len(), 2);
+        assert_eq!(
+            u.bench,
+            Some(Bench {
+                args: vec!["bench".into()],
+                nodes: 151_414
+            })
+        );
         // The wire form of the wire form is the same unit.
         assert_eq!(unit(&got), wire);
     }
@@ -546,10 +568,17 @@ tc = "10+0.1"
                 |u| {
                     if let Some(v1::player::Engine::Uci(e)) = &mut u.players[1].engine {
                         e.worker_path.clear();
+                    }
+                },
+                "WorkUnit.players[1].uci.worker_path: empty, and no sha256",
+            ),
+            (
+                |u| {
+                    if let Some(v1::player::Engine::Uci(e)) = &mut u.players[1].engine {
                         e.sha256 = Some("ab".into());
                     }
                 },
-                "WorkUnit.players[1].uci.worker_path: empty",
+                "WorkUnit.players[1].uci.worker_path: set together with sha256",
             ),
         ];
         for (break_it, expected) in cases {

@@ -1,0 +1,393 @@
+//! UCI players in campaigns on a real coordinator, in-process: shipped by
+//! hash in the work units of every kind, refused naming the key when not
+//! shipped, their games validated as the builtin engine's are, and a worker
+//! that cannot start an engine given no more of that campaign's units.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
+mod common;
+
+use ajaxlab_arena::MatchConfig;
+use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
+use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
+use ajaxlab_cluster::inputs::Input;
+use ajaxlab_cluster::worker::{WorkerConfig, run_worker};
+use ajaxlab_engine::Features;
+use ajaxlab_proto::v1;
+use common::{Served, temp_dir};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+fn open(dir: &Path) -> Coordinator {
+    Coordinator::open(dir, Duration::from_secs(60), 7).unwrap()
+}
+
+/// Writes `bytes` to `dir/name`, stores it as an artifact, and names it as
+/// the campaign file's `key` does.
+fn ship(c: &Coordinator, dir: &Path, key: &str, name: &str, bytes: &[u8]) -> Input {
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    Input {
+        key: key.into(),
+        path: name.into(),
+        sha256: c.artifacts().put_file(&path).unwrap().to_string(),
+    }
+}
+
+fn uci_of(unit: &v1::WorkUnit, i: usize) -> &v1::UciEngine {
+    match &unit.players[i].engine {
+        Some(v1::player::Engine::Uci(u)) => u,
+        other => panic!("player {i}: {other:?}"),
+    }
+}
+
+const TWO_ENGINES: &str = r#"
+variant = "ajax-falcon"
+games = 8
+tc = "nodes=200"
+[campaign]
+name = "two"
+[[players]]
+engine = "uci"
+name = "patched"
+path = "engine-a"
+args = ["uci"]
+options = { VariantPath = "variants.ini", Hash = 8 }
+[[players]]
+engine = "uci"
+name = "installed"
+worker_path = "/usr/games/fairy-stockfish"
+"#;
+
+#[test]
+fn units_carry_shipped_engines_by_hash_and_installed_ones_by_path() {
+    let dir = temp_dir("uci-ship");
+    let files = dir.join("operator");
+    let c = open(&dir.join("state"));
+    let binary = ship(&c, &files, "players[0].path", "engine-a", b"#!/bin/sh\n");
+    let ini = ship(
+        &c,
+        &files,
+        "players[0].options.VariantPath",
+        "variants.ini",
+        b"[x]\n",
+    );
+    c.create_shipped_campaign(TWO_ENGINES, &[binary.clone(), ini.clone()])
+        .unwrap();
+    let w = c.register("w", "test", 1, 7).unwrap();
+    let check = |unit: &v1::WorkUnit| {
+        let shipped = uci_of(unit, 0);
+        assert_eq!(shipped.sha256.as_deref(), Some(binary.sha256.as_str()));
+        assert_eq!(shipped.worker_path, "");
+        let option = shipped
+            .options
+            .iter()
+            .find(|o| o.name == "VariantPath")
+            .unwrap();
+        assert_eq!(option.sha256.as_deref(), Some(ini.sha256.as_str()));
+        assert_eq!(option.value, "variants.ini");
+        let hash = shipped.options.iter().find(|o| o.name == "Hash").unwrap();
+        assert_eq!(hash.sha256, None);
+        let installed = uci_of(unit, 1);
+        assert_eq!(installed.sha256, None);
+        assert_eq!(installed.worker_path, "/usr/games/fairy-stockfish");
+        // The worker reads it back; the shipped binary's command is its
+        // cached copy, set once fetched.
+        let config = MatchConfig::try_from(unit).unwrap();
+        assert!(
+            matches!(&config.players[0].kind, PlayerKind::Uci(u) if u.command == Path::new(""))
+        );
+    };
+    let unit = c.request_work(&w).unwrap().unwrap();
+    check(&unit);
+    // A restarted coordinator ships the same.
+    drop(c);
+    let c = open(&dir.join("state"));
+    let w = c.register("w", "test", 1, 7).unwrap();
+    check(&c.request_work(&w).unwrap().unwrap());
+}
+
+#[test]
+fn every_kind_but_spsa_takes_uci_players() {
+    let dir = temp_dir("uci-kinds");
+    let c = open(&dir.join("state"));
+    let binary = ship(&c, &dir, "players[0].path", "engine-a", b"#!/bin/sh\n");
+    let player = "[[players]]\nengine = \"uci\"\npath = \"engine-a\"\n";
+    let pair = format!("{player}{player}");
+    for (name, kind, extra, players) in [
+        ("m", "match", "", pair.as_str()),
+        ("s", "sprt", "[sprt]\nelo0 = 0\nelo1 = 5\n", pair.as_str()),
+        ("f", "first-move", "", player),
+        (
+            "pv",
+            "piece-value",
+            "[piece_value]\n[[piece_value.imbalances]]\nname = \"ff\"\nfirst = [\"M=F\"]\n",
+            player,
+        ),
+    ] {
+        let text = format!(
+            "variant = \"ajax-falcon\"\ngames = 4\n[campaign]\nname = \"{name}\"\nkind = \"{kind}\"\n{extra}{players}"
+        );
+        let views = c
+            .create_shipped_campaign(&text, std::slice::from_ref(&binary))
+            .unwrap();
+        assert!(!views.is_empty(), "{kind}");
+    }
+    let w = c.register("w", "test", 1, 7).unwrap();
+    let mut units = 0;
+    while let Some(unit) = c.request_work(&w).unwrap() {
+        for i in 0..2 {
+            assert_eq!(
+                uci_of(&unit, i).sha256.as_deref(),
+                Some(binary.sha256.as_str())
+            );
+        }
+        c.release(&w, &unit.unit_id, &unit.lease_token).unwrap();
+        units += 1;
+        if units > 20 {
+            break;
+        }
+    }
+    assert!(units > 0);
+    let spsa = format!(
+        "games = 8\n[campaign]\nname = \"t\"\nkind = \"spsa\"\n[spsa]\n[[spsa.params]]\nname = \"afc.falcon.mg\"\nmin = 300\nmax = 900\nc_end = 20\nr_end = 0.002\n{player}"
+    );
+    let e = c.create_shipped_campaign(&spsa, &[binary]).unwrap_err();
+    assert!(e.to_string().contains("players[0].engine"), "{e}");
+}
+
+#[test]
+fn an_engine_not_shipped_or_an_artifact_not_stored_is_refused_naming_the_key() {
+    let dir = temp_dir("uci-refused");
+    let c = open(&dir.join("state"));
+    let e = c.create_shipped_campaign(TWO_ENGINES, &[]).unwrap_err();
+    assert!(matches!(e, CoordinatorError::Campaign(_)), "{e:?}");
+    let text = e.to_string();
+    assert!(
+        text.contains("players[0].path") && text.contains("'engine-a' was not shipped"),
+        "{text}"
+    );
+    let absent = Input {
+        key: "players[0].path".into(),
+        path: "engine-a".into(),
+        sha256: "ab".repeat(32),
+    };
+    let text = c
+        .create_shipped_campaign(TWO_ENGINES, &[absent])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("players[0].path")
+            && text.contains(&format!("artifact {} is not stored", "ab".repeat(32))),
+        "{text}"
+    );
+    let bad = Input {
+        key: "players[0].path".into(),
+        path: "engine-a".into(),
+        sha256: "xyz".into(),
+    };
+    let text = c
+        .create_shipped_campaign(TWO_ENGINES, &[bad])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("players[0].path") && text.contains("'xyz'"),
+        "{text}"
+    );
+    assert!(c.campaigns().unwrap().is_empty(), "nothing is stored");
+}
+
+/// The games of `unit` as a worker playing the UCI players would record
+/// them, played here by builtin engines under the UCI players' names.
+fn play_as_uci(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
+    let mut config = MatchConfig::try_from(unit).unwrap();
+    for p in &mut config.players {
+        *p = PlayerConfig {
+            kind: PlayerKind::Builtin(Box::default(), Features::default()),
+            ..p.clone()
+        };
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut players = [
+        make_player(&config.players[0], 8, &stop).unwrap(),
+        make_player(&config.players[1], 8, &stop).unwrap(),
+    ];
+    (unit.first_pair..unit.first_pair + u64::from(unit.pair_count))
+        .flat_map(|p| play_pair(&config, p, &mut players))
+        .map(|g| {
+            let mut g = v1::GameRecord::try_from(&g).unwrap();
+            // External engines' games carry no parameter vector.
+            g.white_params.clear();
+            g.black_params.clear();
+            g
+        })
+        .collect()
+}
+
+#[test]
+fn a_forged_result_or_an_illegal_move_of_a_uci_game_is_refused() {
+    let dir = temp_dir("uci-forged");
+    let c = open(&dir.join("state"));
+    let binary = ship(&c, &dir, "players[0].path", "engine-a", b"#!/bin/sh\n");
+    let text = TWO_ENGINES.replace("[[players]]\nengine = \"uci\"\nname = \"installed\"\nworker_path = \"/usr/games/fairy-stockfish\"\n", "[[players]]\nengine = \"uci\"\nname = \"other\"\npath = \"engine-a\"\n[adjudication]\nmax_plies = 60\n");
+    c.create_shipped_campaign(&text, &[binary]).unwrap();
+    let w = c.register("w", "test", 1, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    let honest = play_as_uci(&unit);
+    let submit = |games: &[v1::GameRecord]| c.submit(&w, &unit.unit_id, &unit.lease_token, games);
+    let refused = |games: Vec<v1::GameRecord>, why: &str| {
+        let e = submit(&games).unwrap_err().to_string();
+        assert!(e.contains(why), "{why}: {e}");
+    };
+    let mut illegal = honest.clone();
+    illegal[0].moves[3].uci = "a1a9".into();
+    refused(illegal, "move 4");
+    let mut result = honest.clone();
+    let (white, black) = (
+        i32::from(v1::GameResult::WhiteWins),
+        i32::from(v1::GameResult::BlackWins),
+    );
+    result[1].result = if result[1].result == white {
+        black
+    } else {
+        white
+    };
+    refused(result, "does not follow");
+    let mut named = honest.clone();
+    named[0].white_name = "someone".into();
+    refused(named, "players differ");
+    assert_eq!(submit(&honest).unwrap(), Submitted::Accepted);
+}
+
+/// A real worker given a campaign whose players run `engine` (shipped),
+/// with `extra` added to the second player: until it reports an engine
+/// failure. Returns the coordinator, its signature and the worker's cache.
+fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> (Arc<Coordinator>, u64, PathBuf) {
+    let dir = temp_dir(tag);
+    // A real worker is served campaigns of its own build's signature.
+    let signature = ajaxlab_cluster::worker::bench_signature();
+    let c = Arc::new(
+        Coordinator::open(&dir.join("state"), Duration::from_secs(60), signature).unwrap(),
+    );
+    let binary = ship(&c, &dir, "players[0].path", "engine-a", engine);
+    let text = TWO_ENGINES.replace(
+        "worker_path = \"/usr/games/fairy-stockfish\"",
+        &format!("path = \"engine-a\"\n{extra}"),
+    );
+    c.create_shipped_campaign(&text, &[binary]).unwrap();
+    let token = c.issue_token(Scope::Worker, "w").unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let served = Served::start(Arc::clone(&c)).await;
+        let shutdown = Arc::new(AtomicBool::new(false));
+        let worker = tokio::spawn(run_worker(
+            WorkerConfig {
+                url: served.url.clone(),
+                token,
+                threads: 1,
+                name: "broken".into(),
+                tls_ca: None,
+                cache_dir: dir.join("cache"),
+            },
+            Arc::clone(&shutdown),
+        ));
+        let start = Instant::now();
+        while c.engine_failures("two").unwrap().is_empty() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no failure reported"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        shutdown.store(true, Ordering::Relaxed);
+        worker.await.unwrap().unwrap();
+        served.stop().await;
+        // The status page names the worker and why.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let page = tokio::spawn(ajaxlab_cluster::status::serve_http(
+            Arc::clone(&c),
+            listener,
+            std::future::pending(),
+        ));
+        let html = tokio::task::spawn_blocking(move || {
+            use std::io::{Read, Write};
+            let mut stream = std::net::TcpStream::connect(addr).unwrap();
+            write!(
+                stream,
+                "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let mut response = String::new();
+            stream.read_to_string(&mut response).unwrap();
+            response
+        })
+        .await
+        .unwrap();
+        page.abort();
+        let failure = &c.engine_failures("two").unwrap()[0];
+        assert!(
+            html.contains(&format!(
+                "worker {} cannot start an engine: player",
+                failure.worker
+            )),
+            "{html}"
+        );
+    });
+    (c, signature, dir.join("cache"))
+}
+
+#[test]
+fn a_worker_that_cannot_start_an_engine_gets_no_more_units_of_that_campaign() {
+    // Shipped, hash checked and made executable, but not a program.
+    let (c, signature, cache) = failing_worker("uci-start", b"not an executable\n", "");
+    let failures = c.engine_failures("two").unwrap();
+    assert_eq!(failures.len(), 1);
+    assert!(
+        failures[0].reason.contains("player 'patched'"),
+        "{failures:?}"
+    );
+    // The fetched copy is the shipped one.
+    let cached: Vec<PathBuf> = std::fs::read_dir(cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cached.len(), 1);
+    assert_eq!(std::fs::read(&cached[0]).unwrap(), b"not an executable\n");
+    // The unit was given back, nothing counted; the worker gets no more of
+    // this campaign, another worker gets the same pairs.
+    let view = c.campaign("two").unwrap();
+    assert_eq!(view.pairs_done, 0);
+    let broken = failures[0].worker.clone();
+    assert!(c.request_work(&broken).unwrap().is_none());
+    let other = c.register("other", "test", 1, signature).unwrap();
+    assert_eq!(c.request_work(&other).unwrap().unwrap().first_pair, 0);
+}
+
+#[test]
+fn a_build_whose_bench_differs_is_refused_with_both_numbers() {
+    let (c, _, _) = failing_worker(
+        "uci-bench",
+        b"#!/bin/sh\necho 'Nodes searched : 5'\n",
+        "bench = 6",
+    );
+    let failures = c.engine_failures("two").unwrap();
+    assert!(
+        failures[0].reason.contains("player 'installed'")
+            && failures[0]
+                .reason
+                .contains("searched 5 nodes, the player states bench = 6"),
+        "{failures:?}"
+    );
+}
