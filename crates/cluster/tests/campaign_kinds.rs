@@ -115,13 +115,18 @@ fn falcon(player: &v1::Player) -> i32 {
 
 #[test]
 fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
-    // Straight through.
+    // Straight through, with two units out at once at the start as in the
+    // restarted run below (θ moves between issuing them otherwise).
     let dir = temp_dir("kinds");
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     c.create_campaign(SPSA).unwrap();
     let w = c.register("w", "test", 2, 7).unwrap();
     let mut units = Vec::new();
-    while let Some(unit) = c.request_work(&w).unwrap() {
+    let mut out: Vec<_> = (0..2).filter_map(|_| c.request_work(&w).unwrap()).collect();
+    while let Some(unit) = (!out.is_empty())
+        .then(|| out.remove(0))
+        .or_else(|| c.request_work(&w).unwrap())
+    {
         let (plus, minus) = (falcon(&unit.players[0]), falcon(&unit.players[1]));
         assert!(
             (plus - minus).abs() >= 20,
