@@ -2,7 +2,11 @@
 //! vendored protoc (nothing to install).
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let proto_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proto");
+    // Read when the script runs, not when it is compiled: a script binary
+    // that cargo reuses from another checkout sharing the target directory
+    // would otherwise compile that checkout's proto file.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR")?;
+    let proto_dir = std::path::Path::new(&manifest_dir).join("../../proto");
     let file = proto_dir.join("ajaxlab/v1/ajaxlab.proto");
     println!("cargo:rerun-if-changed={}", file.display());
     let mut config = tonic_prost_build::Config::new();

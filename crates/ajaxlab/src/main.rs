@@ -17,10 +17,24 @@ fn main() -> std::process::ExitCode {
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", error_text(&err));
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes, `: `-separated, leaving out a cause whose
+/// text the message already carries (many errors name their source).
+fn error_text(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 /// Logs to stderr: warnings and errors only unless `RUST_LOG` says more

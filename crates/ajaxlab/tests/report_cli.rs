@@ -127,6 +127,18 @@ fn bad_input_exits_non_zero_naming_the_file() {
     );
     assert!(!err.contains("panicked"), "{err}");
 
+    // The reason is said once, though the error also carries it as its source.
+    let missing = empty.join("no-such-run");
+    let (ok, _, err) = report(&[&missing]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: {}: cannot list the directory: No such file or directory (os error 2)",
+            missing.display()
+        )
+    );
+
     let corrupt = temp_dir("cli-corrupt").unwrap();
     synthetic::write_match_run(&corrupt, "m", [1, 2, 3, 2, 1]).unwrap();
     let bad = corrupt.join("sub").join("unit-00007.parquet");

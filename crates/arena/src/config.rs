@@ -425,13 +425,11 @@ fn player(
         }
     };
     let default_name = match &kind {
-        PlayerKind::Builtin(..) => {
-            if index == 0 {
-                "ajaxlab-a".to_owned()
-            } else {
-                "ajaxlab-b".to_owned()
-            }
-        }
+        // `ajaxlab-a`, `ajaxlab-b`, … in the order given (`ajaxlab-27` past z).
+        PlayerKind::Builtin(..) => match u8::try_from(index).ok().filter(|i| *i < 26) {
+            Some(i) => format!("ajaxlab-{}", char::from(b'a' + i)),
+            None => format!("ajaxlab-{}", index + 1),
+        },
         PlayerKind::Uci(c) => c
             .command
             .file_stem()

@@ -5,7 +5,7 @@
 use crate::opening::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};
 use crate::tc::TimeControl;
-use ajaxlab_rules::{Color, Game, GameResult};
+use ajaxlab_rules::{Color, Game, GameResult, PieceKind, Position};
 use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -154,6 +154,28 @@ pub struct GameSpec<'a> {
     pub time_margin: Duration,
 }
 
+/// How a game ends without a word from the players: by the rules, or
+/// drawn by the runner when [`bare_kings`] holds. Each case names its own
+/// termination, so a bare-kings draw is recorded as the runner's doing.
+#[must_use]
+pub fn game_over(game: &Game) -> Option<(GameResult, Termination)> {
+    if let Some(outcome) = game.outcome() {
+        return Some((outcome.result(), Termination::from(outcome)));
+    }
+    bare_kings(game.position()).then_some((GameResult::Draw, Termination::AdjudicatedBareKings))
+}
+
+/// Nothing but the two kings on the board and nothing in either hand: no
+/// piece can ever appear again, so neither side can mate. The Ajax
+/// variants' rules have no insufficient-material rule (docs/rules.md §4);
+/// RULES.md lets a game runner adjudicate such a position if it records
+/// that it did. In chess and Chess960 the rules end it first.
+#[must_use]
+pub fn bare_kings(pos: &Position) -> bool {
+    pos.occupied() == pos.pieces_of_kind(PieceKind::King)
+        && Color::ALL.iter().all(|c| pos.hand_count(*c) == 0)
+}
+
 fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -186,6 +208,8 @@ pub fn play_game(
         (Some(w), Some(b)) => Some([w, b]),
         _ => None,
     };
+    // Each side's moves on its clock, for periods (`40/60`).
+    let mut made = [0u32; 2];
     let mut adjudicator = Adjudicator::new(spec.adjudication);
     let adj = spec.adjudication;
 
@@ -198,8 +222,8 @@ pub fn play_game(
             }
         }
         loop {
-            if let Some(outcome) = game.outcome() {
-                break 'game (outcome.result(), Termination::from(outcome));
+            if let Some(ended) = game_over(&game) {
+                break 'game ended;
             }
             if adj.max_plies.is_some_and(|m| moves.len() as u32 >= m) {
                 break 'game (GameResult::Draw, Termination::MaxPlies);
@@ -215,6 +239,7 @@ pub fn play_game(
                 game: &game,
                 tc,
                 clocks,
+                moves_to_go: clocks.and(tc.moves_to_go(made[side.index()])),
             };
             let asked = Instant::now();
             let answer = player.play(&request);
@@ -223,12 +248,25 @@ pub fn play_game(
                 Ok(reply) => reply,
                 Err(e) => break 'game (GameResult::win_for(!side), failure_termination(&e)),
             };
-            if let (Some(c), TimeControl::Clock { increment, .. }) = (clocks.as_mut(), tc) {
+            if let (
+                Some(c),
+                TimeControl::Clock {
+                    base,
+                    increment,
+                    moves,
+                },
+            ) = (clocks.as_mut(), tc)
+            {
                 let left = &mut c[side.index()];
                 if spent > *left + spec.time_margin {
                     break 'game (GameResult::win_for(!side), Termination::TimeForfeit);
                 }
                 *left = left.saturating_sub(spent) + increment;
+                made[side.index()] += 1;
+                // A period completed: its time again, the unused time kept.
+                if moves.is_some_and(|m| m > 0 && made[side.index()] % m == 0) {
+                    *left += base;
+                }
             }
             let uci = game.position().uci(reply.mv).to_string();
             if game.play(reply.mv).is_err() {
@@ -242,8 +280,8 @@ pub fn play_game(
                 time_ms: u32::try_from(spent.as_millis()).unwrap_or(u32::MAX),
             });
             // The rules decide first: a move that ends the game is never adjudicated.
-            if let Some(outcome) = game.outcome() {
-                break 'game (outcome.result(), Termination::from(outcome));
+            if let Some(ended) = game_over(&game) {
+                break 'game ended;
             }
             if let Some(verdict) =
                 adjudicator.after_move(side, reply.score, game.position().fullmove_number())
@@ -286,6 +324,7 @@ fn failure_termination(error: &PlayerError) -> Termination {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ajaxlab_rules::VariantKind;
 
     /// Feeds `plies` plies of `white`/`black` scores (each side's own view)
     /// from move 50 on; the verdict and the ply it came at.
@@ -305,6 +344,133 @@ mod tests {
             a.after_move(mover, Some(score), 50 + ply / 2)
                 .map(|(r, t)| (r, t, ply))
         })
+    }
+
+    /// Plays the first legal move at once and notes what each request said.
+    #[derive(Default)]
+    struct FirstMove {
+        seen: Vec<(Option<u32>, Option<[Duration; 2]>)>,
+    }
+
+    impl Player for FirstMove {
+        fn name(&self) -> &str {
+            "first-move"
+        }
+        fn version(&self) -> String {
+            String::new()
+        }
+        fn param_values(&self) -> Vec<i32> {
+            Vec::new()
+        }
+        fn new_game(&mut self) -> Result<(), PlayerError> {
+            Ok(())
+        }
+        fn play(
+            &mut self,
+            request: &MoveRequest<'_>,
+        ) -> Result<crate::player::PlayerMove, PlayerError> {
+            self.seen.push((request.moves_to_go, request.clocks));
+            let mv = request.game.position().legal_moves()[0];
+            Ok(crate::player::PlayerMove {
+                mv,
+                score: None,
+                depth: None,
+                nodes: None,
+            })
+        }
+    }
+
+    #[test]
+    fn a_clock_period_counts_down_and_its_time_is_added_when_it_is_complete() {
+        let tc: TimeControl = "2/10".parse().unwrap();
+        let opening = Opening {
+            start: Position::start(VariantKind::Chess, &ajaxlab_rules::StartSpec::Default).unwrap(),
+            start_number: None,
+            random_moves: Vec::new(),
+        };
+        let adjudication = Adjudication {
+            max_plies: Some(10),
+            ..Adjudication::default()
+        };
+        let spec = GameSpec {
+            run_id: "periods",
+            pair_id: 0,
+            game_in_pair: 0,
+            opening: &opening,
+            seed: 1,
+            tc: [tc, tc],
+            adjudication: &adjudication,
+            time_margin: Duration::ZERO,
+        };
+        let (mut white, mut black) = (FirstMove::default(), FirstMove::default());
+        play_game(&spec, &mut white, &mut black);
+        let to_go: Vec<Option<u32>> = white.seen.iter().map(|s| s.0).collect();
+        assert_eq!(to_go, [2, 1, 2, 1, 2].map(Some));
+        // White's clock before each of its moves: 10 s, then a little less,
+        // then the next period's 10 s on top of what was left.
+        let white_clock: Vec<f64> = white
+            .seen
+            .iter()
+            .map(|s| s.1.unwrap()[0].as_secs_f64())
+            .collect();
+        assert_eq!(white_clock[0], 10.0);
+        assert!(
+            white_clock[1] > 9.0 && white_clock[1] <= 10.0,
+            "{white_clock:?}"
+        );
+        assert!(
+            white_clock[2] > 19.0 && white_clock[2] <= 20.0,
+            "{white_clock:?}"
+        );
+        assert!(
+            white_clock[4] > 29.0 && white_clock[4] <= 30.0,
+            "{white_clock:?}"
+        );
+    }
+
+    fn ended(variant: VariantKind, fen: &str) -> Option<(GameResult, Termination)> {
+        let pos = Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        game_over(&Game::new(pos))
+    }
+
+    #[test]
+    fn bare_kings_with_empty_hands_are_drawn_by_the_runner_and_recorded_so() {
+        let drawn = Some((GameResult::Draw, Termination::AdjudicatedBareKings));
+        assert_eq!(
+            ended(
+                VariantKind::AjaxFalcon,
+                "4k5/10/10/10/10/10/10/5K4[] w - - 0 1"
+            ),
+            drawn
+        );
+        assert_eq!(
+            ended(
+                VariantKind::AjaxModernRandom,
+                "4k4/9/9/9/9/9/9/9/5K3[] b - - 0 1"
+            ),
+            drawn
+        );
+        // A Falcon in hand can still be dropped: play on.
+        assert_eq!(
+            ended(
+                VariantKind::AjaxFalcon,
+                "4k5/10/10/10/10/10/10/5K4[F] w - - 0 1"
+            ),
+            None
+        );
+        // A pawn left: play on.
+        assert_eq!(
+            ended(
+                VariantKind::AjaxFalcon,
+                "4k5/10/10/10/10/10/4P5/5K4[] w - - 0 1"
+            ),
+            None
+        );
+        // In chess the rules end it first, under their own name.
+        assert_eq!(
+            ended(VariantKind::Chess, "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+            Some((GameResult::Draw, Termination::InsufficientMaterial))
+        );
     }
 
     fn rules(resign: Option<(i32, u32)>, draw: Option<(i32, u32)>) -> Adjudication {

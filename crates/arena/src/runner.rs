@@ -334,11 +334,7 @@ fn create_and_play(
     if config.pgn {
         all_for_pgn.sort_by_key(|g| g.game_id);
         let text: String = all_for_pgn.iter().filter_map(game_pgn).collect();
-        let path = config.out.join("games.pgn");
-        std::fs::write(&path, text).map_err(|source| MatchError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        ajaxlab_store::atomic::write_text(&config.out.join("games.pgn"), &text)?;
     }
     Ok(MatchSummary {
         stats,

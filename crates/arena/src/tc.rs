@@ -24,12 +24,16 @@ pub enum TimeControl {
     Depth(u32),
     /// A fixed time per move.
     MoveTime(Duration),
-    /// A clock: `base` for the game plus `increment` per move.
+    /// A clock: `base` for the game plus `increment` per move; with
+    /// `moves`, `base` is the time for each period of that many moves and
+    /// is added again when a side completes one (cutechess's `40/60+0.5`).
     Clock {
-        /// Starting time on each clock.
+        /// Starting time on each clock, and each period's time.
         base: Duration,
         /// Added after each move.
         increment: Duration,
+        /// Moves per period; `None` is one period for the whole game.
+        moves: Option<u32>,
     },
 }
 
@@ -45,6 +49,8 @@ pub const MIN_BASE_SECONDS: f64 = 0.001;
 pub const MAX_BASE_SECONDS: f64 = 86_400.0;
 /// Largest increment per move, seconds (one hour).
 pub const MAX_INCREMENT_SECONDS: f64 = 3_600.0;
+/// Largest number of moves in a clock period (the smallest is 1).
+pub const MAX_PERIOD_MOVES: u32 = 1_000;
 /// Largest jitter of a node budget, percent (the smallest is 1).
 pub const MAX_JITTER_PERCENT: u32 = 50;
 
@@ -53,7 +59,7 @@ pub const MAX_JITTER_PERCENT: u32 = 50;
 pub enum TimeControlError {
     /// Not of any form.
     #[error(
-        "'{0}' is not a time control: expected nodes=N, nodes=N~P% (P from 1 to 50), depth=N, movetime=MS or BASE+INC (seconds, e.g. 10+0.1)"
+        "'{0}' is not a time control: expected nodes=N, nodes=N~P% (P from 1 to 50), depth=N, movetime=MS, BASE+INC (seconds, e.g. 10+0.1) or MOVES/BASE+INC (e.g. 40/60+0.5)"
     )]
     Syntax(String),
     /// Of a known form, with a number outside its range.
@@ -129,8 +135,9 @@ fn seconds(
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
-    /// Parses `nodes=N`, `nodes=N~P%`, `depth=N`, `movetime=MS` or
-    /// `BASE+INC`, each number within the ranges of this module's constants.
+    /// Parses `nodes=N`, `nodes=N~P%`, `depth=N`, `movetime=MS`, `BASE+INC`
+    /// or `MOVES/BASE+INC`, each number within the ranges of this module's
+    /// constants.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let t = text.trim();
         if let Some((key, value)) = t.split_once('=') {
@@ -160,10 +167,27 @@ impl FromStr for TimeControl {
                 _ => Err(TimeControlError::Syntax(text.to_owned())),
             };
         }
-        let (base, inc) = t.split_once('+').unwrap_or((t, "0"));
+        let (moves, clock) = match t.split_once('/') {
+            Some((moves, clock)) => (
+                Some(number(
+                    text,
+                    "moves per period",
+                    moves,
+                    1,
+                    MAX_PERIOD_MOVES,
+                )?),
+                clock,
+            ),
+            None => (None, t),
+        };
+        let (base, inc) = clock.split_once('+').unwrap_or((clock, "0"));
         let base = seconds(text, "base (s)", base, MIN_BASE_SECONDS, MAX_BASE_SECONDS)?;
         let increment = seconds(text, "increment (s)", inc, 0.0, MAX_INCREMENT_SECONDS)?;
-        Ok(TimeControl::Clock { base, increment })
+        Ok(TimeControl::Clock {
+            base,
+            increment,
+            moves,
+        })
     }
 }
 
@@ -181,6 +205,17 @@ impl TimeControl {
                 TimeControl::Nodes((low + rng.next_u64() % (2 * spread + 1)).max(1))
             }
             other => other,
+        }
+    }
+
+    /// Moves left in the current period of a side that has made `made`
+    /// moves on this clock (what UCI's `movestogo` says); `None` without
+    /// periods.
+    #[must_use]
+    pub fn moves_to_go(self, made: u32) -> Option<u32> {
+        match self {
+            TimeControl::Clock { moves: Some(m), .. } if m > 0 => Some(m - made % m),
+            _ => None,
         }
     }
 }
@@ -208,8 +243,15 @@ impl TimeControl {
                 let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX);
                 in_range(&text, "movetime (ms)", ms, 1, MAX_MOVE_TIME_MS)?;
             }
-            TimeControl::Clock { base, increment } => {
+            TimeControl::Clock {
+                base,
+                increment,
+                moves,
+            } => {
                 let (b, i) = (base.as_secs_f64(), increment.as_secs_f64());
+                if let Some(m) = moves {
+                    in_range(&text, "moves per period", m, 1, MAX_PERIOD_MOVES)?;
+                }
                 in_range(&text, "base (s)", b, MIN_BASE_SECONDS, MAX_BASE_SECONDS)?;
                 in_range(&text, "increment (s)", i, 0.0, MAX_INCREMENT_SECONDS)?;
             }
@@ -247,7 +289,14 @@ impl fmt::Display for TimeControl {
             TimeControl::JitteredNodes { nodes, percent } => write!(f, "nodes={nodes}~{percent}%"),
             TimeControl::Depth(d) => write!(f, "depth={d}"),
             TimeControl::MoveTime(t) => write!(f, "movetime={}", t.as_millis()),
-            TimeControl::Clock { base, increment } => {
+            TimeControl::Clock {
+                base,
+                increment,
+                moves,
+            } => {
+                if let Some(m) = moves {
+                    write!(f, "{m}/")?;
+                }
                 write!(f, "{}+{}", base.as_secs_f64(), increment.as_secs_f64())
             }
         }
@@ -257,6 +306,15 @@ impl fmt::Display for TimeControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_period_counts_down_to_its_last_move_then_starts_again() {
+        let tc: TimeControl = "3/60".parse().unwrap();
+        let to_go: Vec<Option<u32>> = (0..7).map(|made| tc.moves_to_go(made)).collect();
+        assert_eq!(to_go, [3, 2, 1, 3, 2, 1, 3].map(Some));
+        let sudden_death: TimeControl = "60+1".parse().unwrap();
+        assert_eq!(sudden_death.moves_to_go(5), None);
+    }
 
     #[test]
     fn a_time_control_built_from_parts_is_held_to_the_ranges_of_text() {
@@ -276,8 +334,17 @@ mod tests {
                 TimeControl::Clock {
                     base: Duration::ZERO,
                     increment: Duration::ZERO,
+                    moves: None,
                 },
                 "base (s)",
+            ),
+            (
+                TimeControl::Clock {
+                    base: Duration::from_secs(60),
+                    increment: Duration::ZERO,
+                    moves: Some(0),
+                },
+                "moves per period",
             ),
         ] {
             assert!(
@@ -312,7 +379,16 @@ mod tests {
             "10+0.1".parse(),
             Ok(TimeControl::Clock {
                 base: Duration::from_secs(10),
-                increment: Duration::from_millis(100)
+                increment: Duration::from_millis(100),
+                moves: None,
+            })
+        );
+        assert_eq!(
+            "40/60".parse(),
+            Ok(TimeControl::Clock {
+                base: Duration::from_secs(60),
+                increment: Duration::ZERO,
+                moves: Some(40),
             })
         );
         assert_eq!(
@@ -334,6 +410,11 @@ mod tests {
             "nodes=5000~0%",
             "nodes=5000~51%",
             "depth=5~10%",
+            "0/60",
+            "1001/60",
+            "x/60",
+            "40/",
+            "40/nodes=5",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
@@ -343,6 +424,8 @@ mod tests {
             "depth=8",
             "movetime=100",
             "10+0.1",
+            "40/60+0.5",
+            "40/60+0",
         ] {
             assert_eq!(tc.parse::<TimeControl>().unwrap().to_string(), tc);
         }

@@ -143,7 +143,7 @@ mod tests {
         };
         let (base, field) = MatchConfig::build_field(MatchFile::default(), o, 2..=64).unwrap();
         let names: Vec<&str> = field.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["ajaxlab-a", "ajaxlab-b", "ajaxlab-b-2"]);
+        assert_eq!(names, ["ajaxlab-a", "ajaxlab-b", "ajaxlab-c"]);
         let configs = pairing_configs(&base, &field, TournamentKind::RoundRobin);
         let dirs: Vec<String> = configs
             .iter()
@@ -153,14 +153,14 @@ mod tests {
             dirs,
             [
                 "t/01-ajaxlab-a-vs-ajaxlab-b",
-                "t/02-ajaxlab-a-vs-ajaxlab-b-2",
-                "t/03-ajaxlab-b-vs-ajaxlab-b-2"
+                "t/02-ajaxlab-a-vs-ajaxlab-c",
+                "t/03-ajaxlab-b-vs-ajaxlab-c"
             ]
         );
         assert_eq!(
             configs[2].1.run_id,
-            "match-ajax-falcon-1/ajaxlab-b-vs-ajaxlab-b-2"
+            "match-ajax-falcon-1/ajaxlab-b-vs-ajaxlab-c"
         );
-        assert_eq!(configs[2].1.players[1].name, "ajaxlab-b-2");
+        assert_eq!(configs[2].1.players[1].name, "ajaxlab-c");
     }
 }

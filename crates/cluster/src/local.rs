@@ -9,14 +9,14 @@ use crate::coordinator::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, Scope,
 };
 use crate::inputs::Input;
-use crate::sprt_text::{llr_text, sprt_state};
+use crate::sprt_text::{hypotheses_text, llr_text, sprt_state};
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_store::RunKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A local campaign that could not run.
@@ -124,6 +124,7 @@ pub fn run_local_campaign(
             },
         ));
         let shutdown = Arc::new(AtomicBool::new(false));
+        let in_flight = Arc::new(AtomicU64::new(0));
         let worker = tokio::spawn(run_worker(
             WorkerConfig {
                 url: format!("http://{addr}"),
@@ -132,10 +133,11 @@ pub fn run_local_campaign(
                 name: "local".into(),
                 tls_ca: None,
                 cache_dir: dir.join("engine-cache"),
+                in_flight: Arc::clone(&in_flight),
             },
             Arc::clone(&shutdown),
         ));
-        let views = watch(&coordinator, &ids, quiet).await?;
+        let views = watch(&coordinator, &ids, &in_flight, quiet).await?;
         shutdown.store(true, Ordering::Relaxed);
         let _ = worker.await;
         let _ = stop_server.send(());
@@ -171,7 +173,8 @@ pub fn standing(view: &CampaignView) -> String {
     });
     if let Some(s) = &view.sprt {
         out.push_str(&format!(
-            "  {} {}",
+            "  {}  {} {}",
+            hypotheses_text(s.config.elo0, s.config.elo1, s.config.model),
             llr_text(s.llr, s.bounds.lower, s.bounds.upper),
             sprt_state(s.verdict, view.state)
         ));
@@ -187,9 +190,13 @@ pub fn standing(view: &CampaignView) -> String {
     out
 }
 
+/// Shows the campaigns' progress until all are over: the games counted
+/// plus those finished in the unit being played (`in_flight`), so that the
+/// bar and its ETA move a game at a time, not a unit at a time.
 async fn watch(
     coordinator: &Coordinator,
     ids: &[String],
+    in_flight: &AtomicU64,
     quiet: bool,
 ) -> Result<Vec<CampaignView>, LocalError> {
     let mut changes = coordinator.subscribe();
@@ -202,7 +209,7 @@ async fn watch(
     let bar = if !quiet && std::io::stderr().is_terminal() {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} games  ETA {eta}  {msg}")
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games  {prefix}  {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
@@ -211,10 +218,14 @@ async fn watch(
     };
     let log = !quiet && !std::io::stderr().is_terminal();
     let mut last_log = Instant::now();
+    let mut eta = Eta::default();
     loop {
         let now = views(coordinator)?;
-        let done: u64 = now.iter().map(|v| v.pairs_done * 2).sum();
+        let counted: u64 = now.iter().map(|v| v.pairs_done * 2).sum();
+        let done = (counted + in_flight.load(Ordering::Relaxed)).min(total);
         bar.set_position(done);
+        let eta_text = eta.text(done, total);
+        bar.set_prefix(eta_text.clone());
         // The bar shows the part still playing (or the last one).
         let shown = now
             .iter()
@@ -224,20 +235,63 @@ async fn watch(
             .unwrap_or_default();
         bar.set_message(shown.clone());
         if log && last_log.elapsed() >= Duration::from_secs(10) {
-            eprintln!("{done}/{total} games; {shown}");
+            eprintln!("{done}/{total} games, {eta_text}; {shown}");
             last_log = Instant::now();
         }
         if now.iter().all(|v| v.state.is_over()) {
             bar.finish_and_clear();
             return Ok(now);
         }
-        let _ = tokio::time::timeout(Duration::from_secs(5), changes.changed()).await;
+        let _ = tokio::time::timeout(Duration::from_secs(1), changes.changed()).await;
     }
+}
+
+/// The time left, from the pace of the games finished since this run
+/// began (a resumed campaign's earlier games do not count towards it).
+#[derive(Default)]
+struct Eta {
+    /// When the run began and how many games were done then.
+    start: Option<(Instant, u64)>,
+}
+
+impl Eta {
+    /// `ETA 12m 5s`, or `ETA …` until a game of this run has finished.
+    fn text(&mut self, done: u64, total: u64) -> String {
+        let (started, at_start) = *self.start.get_or_insert((Instant::now(), done));
+        match remaining(
+            started.elapsed(),
+            done.saturating_sub(at_start),
+            total.saturating_sub(done),
+        ) {
+            Some(left) => format!("ETA {}", indicatif::HumanDuration(left)),
+            None => "ETA …".to_owned(),
+        }
+    }
+}
+
+/// Time for `left` more games at the pace of `played` games in `elapsed`;
+/// `None` before the first.
+fn remaining(elapsed: Duration, played: u64, left: u64) -> Option<Duration> {
+    (played > 0).then(|| elapsed.mul_f64(left as f64 / played as f64))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::first_difference;
+    use super::{first_difference, remaining};
+    use std::time::Duration;
+
+    #[test]
+    fn the_time_left_follows_the_pace_of_the_games_played() {
+        assert_eq!(remaining(Duration::from_secs(10), 0, 100), None);
+        assert_eq!(
+            remaining(Duration::from_secs(10), 5, 20),
+            Some(Duration::from_secs(40))
+        );
+        assert_eq!(
+            remaining(Duration::from_secs(10), 5, 0),
+            Some(Duration::ZERO)
+        );
+    }
 
     #[test]
     fn the_first_differing_line_is_named() {

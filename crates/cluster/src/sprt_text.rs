@@ -2,7 +2,7 @@
 //! `ajaxlab campaign run`, the status page and `ajaxlab campaign list`.
 
 use crate::coordinator::CampaignState;
-use ajaxlab_stats::Status;
+use ajaxlab_stats::{EloModel, Status};
 
 /// The state of an SPRT for people: its verdict once a bound is crossed;
 /// otherwise whether it still runs or ended without one (at the game cap,
@@ -26,6 +26,12 @@ pub fn verdict_text(verdict: Status) -> &'static str {
         Status::AcceptH0 => "H0 accepted",
         Status::Continue => "",
     }
+}
+
+/// An SPRT's hypotheses as Fishtest writes them, with their scale:
+/// `SPRT <-1.75, 0.25> normalized Elo`.
+pub fn hypotheses_text(elo0: f64, elo1: f64, model: EloModel) -> String {
+    format!("SPRT <{elo0:.2}, {elo1:.2}> {model} Elo")
 }
 
 /// The LLR with the coordinator's bounds, labelled: they carry Fishtest's
@@ -70,6 +76,10 @@ mod tests {
 
     #[test]
     fn the_llr_bounds_are_labelled() {
+        assert_eq!(
+            hypotheses_text(-1.75, 0.25, EloModel::Normalized),
+            "SPRT <-1.75, 0.25> normalized Elo"
+        );
         assert_eq!(
             llr_text(1.234, -2.93, 2.93),
             "LLR 1.23 [-2.93, 2.93, overshoot-corrected]"

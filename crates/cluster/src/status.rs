@@ -3,7 +3,7 @@
 //! flags), a JSON view of the campaigns, and Prometheus metrics.
 
 use crate::coordinator::{CampaignView, Coordinator, SpsaStep};
-use crate::sprt_text::{sprt_state, verdict_text};
+use crate::sprt_text::{hypotheses_text, sprt_state, verdict_text};
 use ajaxlab_plot::{Band, Chart, GREY, HLine, Line, PALETTE};
 use axum::Router;
 use axum::extract::State;
@@ -149,7 +149,12 @@ fn kind_text(view: &CampaignView) -> String {
     if let Some(s) = &view.sprt {
         let _ = write!(
             out,
-            ", LLR <b class=\"llr\">{:.2}</b> [{:.2}, {:.2}, overshoot-corrected] <b class=\"verdict\">{}</b>",
+            ", {}, LLR <b class=\"llr\">{:.2}</b> [{:.2}, {:.2}, overshoot-corrected] <b class=\"verdict\">{}</b>",
+            escape(&hypotheses_text(
+                s.config.elo0,
+                s.config.elo1,
+                s.config.model
+            )),
             s.llr,
             s.bounds.lower,
             s.bounds.upper,
@@ -250,6 +255,10 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
                         "llr": v.sprt.as_ref().map(|s| s.llr),
                         "llr_bounds": v.sprt.as_ref().map(|s| [s.bounds.lower, s.bounds.upper]),
                         "verdict": v.sprt.as_ref().map(|s| verdict_text(s.verdict)),
+                        "sprt_state": v.sprt.as_ref().map(|s| sprt_state(s.verdict, v.state)),
+                        "elo0": v.sprt.as_ref().map(|s| s.config.elo0),
+                        "elo1": v.sprt.as_ref().map(|s| s.config.elo1),
+                        "elo_model": v.sprt.as_ref().map(|s| s.config.model.as_str()),
                         "spsa": v.spsa.iter().map(|p| (p.name.clone(), p.value)).collect::<std::collections::BTreeMap<_, _>>(),
                     })
                 })

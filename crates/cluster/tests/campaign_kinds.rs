@@ -10,9 +10,12 @@
 
 mod common;
 
-use ajaxlab_cluster::coordinator::{CampaignState, Coordinator, CoordinatorError, Submitted};
+use ajaxlab_cluster::coordinator::{
+    CampaignState, Coordinator, CoordinatorError, PGN_FILE, Submitted,
+};
 use ajaxlab_proto::v1;
-use common::{play, temp_dir};
+use common::{fetch_status_page, play, temp_dir};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Leases, plays and submits units until the coordinator has none.
@@ -73,6 +76,56 @@ max_plies = 80
     );
     // A restarted coordinator rebuilds the same test from the counted units.
     drop(c);
+}
+
+#[test]
+fn an_sprt_at_its_game_cap_says_so_with_its_bounds_on_every_view() {
+    let c = Arc::new(Coordinator::open(&temp_dir("kinds"), Duration::from_secs(60), 7).unwrap());
+    c.create_campaign(
+        r#"
+variant = "ajax-falcon"
+games = 4
+tc = "nodes=200"
+[campaign]
+name = "capped"
+kind = "sprt"
+[sprt]
+elo0 = -1.75
+elo1 = 0.25
+[adjudication]
+max_plies = 40
+"#,
+    )
+    .unwrap();
+    let w = c.register("w", "test", 1, 7).unwrap();
+    play_out(&c, &w);
+    let view = c.campaign("capped").unwrap();
+    assert_eq!(view.state, CampaignState::Finished);
+    // The live line of `ajaxlab campaign run`.
+    let line = ajaxlab_cluster::local::standing(&view);
+    assert!(
+        line.contains("SPRT <-1.75, 0.25> normalized Elo")
+            && line.contains("overshoot-corrected")
+            && line.ends_with("ended at the game cap, no verdict"),
+        "{line}"
+    );
+    // What `ajaxlab campaign list` prints comes over the wire.
+    let wire = view.to_proto();
+    assert_eq!((wire.elo0, wire.elo1), (-1.75, 0.25));
+    assert_eq!(wire.elo_model, v1::EloModel::Normalized as i32);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let html = runtime.block_on(fetch_status_page(Arc::clone(&c), "/"));
+    assert!(
+        html.contains("SPRT &lt;-1.75, 0.25&gt; normalized Elo")
+            && html.contains("ended at the game cap, no verdict"),
+        "{html}"
+    );
+    let json = runtime.block_on(fetch_status_page(Arc::clone(&c), "/api/campaigns"));
+    assert!(
+        json.contains(r#""elo0":-1.75"#)
+            && json.contains(r#""sprt_state":"ended at the game cap, no verdict""#),
+        "{json}"
+    );
 }
 
 const SPSA: &str = r#"
@@ -289,4 +342,44 @@ max_plies = 80
     assert_eq!(view.kind, ajaxlab_store::RunKind::FirstMove);
     assert_eq!(view.white.games(), 8);
     assert!(view.white_score().is_some());
+}
+
+#[test]
+fn a_campaign_asking_for_pgn_writes_its_counted_games_when_it_ends() {
+    let dir = temp_dir("kinds");
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    let file = |name: &str, pgn: bool| {
+        format!(
+            "variant = \"ajax-falcon\"\ngames = 6\ntc = \"nodes=200\"\npgn = {pgn}\n\
+             [campaign]\nname = \"{name}\"\n[adjudication]\nmax_plies = 40\n"
+        )
+    };
+    c.create_campaign(&file("with-pgn", true)).unwrap();
+    c.create_campaign(&file("without-pgn", false)).unwrap();
+    let w = c.register("w", "test", 1, 7).unwrap();
+    let pgn = |id: &str| dir.join("campaigns").join(id).join(PGN_FILE);
+    // Not before the campaign ends: a unit in, none out yet.
+    let unit = c.request_work(&w).unwrap().unwrap();
+    let id = unit.campaign_id.clone();
+    c.submit(&w, &unit.unit_id, &unit.lease_token, &play(&unit))
+        .unwrap();
+    assert!(!pgn(&id).exists(), "{id}: written before it ended");
+    play_out(&c, &w);
+    let text = std::fs::read_to_string(pgn("with-pgn")).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 6, "{text}");
+    let rounds: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .collect();
+    assert_eq!(
+        rounds,
+        ["1.1\"]", "1.2\"]", "2.1\"]", "2.2\"]", "3.1\"]", "3.2\"]"]
+    );
+    assert!(text.contains("[Variant \"ajax-falcon\"]"), "{text}");
+    assert!(!pgn("without-pgn").exists(), "PGN was not asked for");
+    // Lost between the end and the write (a crash): written at start-up.
+    std::fs::remove_file(pgn("with-pgn")).unwrap();
+    drop(c);
+    let _c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    assert_eq!(std::fs::read_to_string(pgn("with-pgn")).unwrap(), text);
 }

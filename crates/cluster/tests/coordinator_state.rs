@@ -312,6 +312,7 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
                 tls_ca: Some(ca.clone().into_bytes()),
                 cache_dir: std::env::temp_dir()
                     .join(format!("ajaxlab-tls-cache-{}", std::process::id())),
+                in_flight: std::sync::Arc::default(),
             },
             std::sync::Arc::clone(&shutdown),
         ));

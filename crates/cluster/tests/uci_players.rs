@@ -18,7 +18,7 @@ use ajaxlab_cluster::inputs::Input;
 use ajaxlab_cluster::worker::{WorkerConfig, run_worker};
 use ajaxlab_engine::Features;
 use ajaxlab_proto::v1;
-use common::{Served, temp_dir};
+use common::{Served, fetch_status_page, temp_dir};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -299,6 +299,7 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> (Arc<Coordinator>, u
                 name: "broken".into(),
                 tls_ca: None,
                 cache_dir: dir.join("cache"),
+                in_flight: std::sync::Arc::default(),
             },
             Arc::clone(&shutdown),
         ));
@@ -314,28 +315,7 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> (Arc<Coordinator>, u
         worker.await.unwrap().unwrap();
         served.stop().await;
         // The status page names the worker and why.
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let page = tokio::spawn(ajaxlab_cluster::status::serve_http(
-            Arc::clone(&c),
-            listener,
-            std::future::pending(),
-        ));
-        let html = tokio::task::spawn_blocking(move || {
-            use std::io::{Read, Write};
-            let mut stream = std::net::TcpStream::connect(addr).unwrap();
-            write!(
-                stream,
-                "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-            )
-            .unwrap();
-            let mut response = String::new();
-            stream.read_to_string(&mut response).unwrap();
-            response
-        })
-        .await
-        .unwrap();
-        page.abort();
+        let html = fetch_status_page(Arc::clone(&c), "/").await;
         let failure = &c.engine_failures("two").unwrap()[0];
         assert!(
             html.contains(&format!(

@@ -344,6 +344,8 @@ fn draw_chart<DB: DrawingBackend>(
             (FAMILY, title_size).into_font().style(FontStyle::Bold),
         )
         .margin(if small { 8 } else { 14 })
+        // Room for half of the last x label, centred on the right edge.
+        .margin_right(if small { 26 } else { 36 })
         .x_label_area_size(if small { 36 } else { 56 })
         .y_label_area_size(if small { 56 } else { 80 });
     let mut ctx = builder.build_cartesian_2d(x_range, y_range).map_err(err)?;
@@ -507,6 +509,56 @@ mod tests {
         assert!(svg.starts_with("<svg class=\"elo\" "), "{svg}");
         assert!(svg.contains("<polyline"), "{svg}");
         assert_eq!(chart.ranges().1, -10.0..10.0);
+    }
+
+    /// Each centred label of `svg` as (x, font size, text).
+    fn centred_labels(svg: &str) -> Vec<(f64, f64, String)> {
+        let attribute = |tag: &str, name: &str| -> Option<f64> {
+            let tag = format!(" {tag}");
+            let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+            tag[start..].split('"').next()?.parse().ok()
+        };
+        svg.split("<text ")
+            .skip(1)
+            .filter_map(|rest| {
+                let (tag, body) = rest.split_once('>')?;
+                let text = body.split("</text>").next()?.trim().to_owned();
+                if !tag.contains("text-anchor=\"middle\"") {
+                    return None;
+                }
+                Some((attribute(tag, "x")?, attribute(tag, "font-size")?, text))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_last_x_label_fits_inside_the_picture() {
+        let chart = Chart {
+            title: "eval.x".into(),
+            x_desc: "pairs".into(),
+            lines: vec![Line {
+                label: String::new(),
+                color: PALETTE[0],
+                points: (0..=40)
+                    .map(|i| (f64::from(i) * 100.0, f64::from(i % 7)))
+                    .collect(),
+            }],
+            ..Chart::default()
+        };
+        for width in [480, 1200] {
+            let svg = svg(&chart, (width, 300), "spsa").unwrap();
+            let labels = centred_labels(&svg);
+            let last = labels
+                .iter()
+                .find(|l| l.2 == "4000")
+                .unwrap_or_else(|| panic!("no 4000 label: {labels:?}"));
+            // Half the label's width, at about 0.6 em a digit.
+            let right = last.0 + 0.3 * last.1 * 4.0;
+            assert!(
+                right <= f64::from(width),
+                "{width} px: {last:?} ends at {right}"
+            );
+        }
     }
 
     #[test]

@@ -568,6 +568,36 @@ fn undo_restores_the_exact_position() {
     assert_eq!(*game.position(), before);
 }
 
+#[test]
+fn chess_dead_positions_are_insufficient_material() {
+    let outcome = |variant, fen| Game::new(pos(variant, fen)).outcome();
+    for (variant, fen) in [
+        (VariantKind::Chess, "4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        (VariantKind::Chess, "4k3/8/8/8/8/8/8/4KN2 b - - 0 1"),
+        (VariantKind::Chess960, "4k3/8/8/8/8/8/2b5/4K3 w - - 0 1"),
+    ] {
+        assert_eq!(
+            outcome(variant, fen),
+            Some(Outcome::InsufficientMaterial),
+            "{fen}"
+        );
+    }
+    for fen in [
+        "4k3/8/8/8/8/8/8/4KR2 w - - 0 1",
+        "4k3/8/8/8/8/8/8/3NKN2 w - - 0 1",
+        "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1",
+    ] {
+        assert_eq!(
+            outcome(VariantKind::Chess, fen),
+            None,
+            "{fen}: mate is possible"
+        );
+    }
+    // The Ajax variants have no such rule (the runner's bare-kings draw is
+    // the arena's, recorded as an adjudication).
+    assert_eq!(outcome(AFC, "4k5/10/10/10/10/10/10/5K4[] w - - 0 1"), None);
+}
+
 /// The test functions of this file, by name.
 fn decided_rule_tests() -> std::collections::BTreeSet<&'static str> {
     let source = include_str!("decided_rules.rs");

@@ -34,11 +34,14 @@ pub enum Termination {
     EngineCrash,
     /// A side's engine stopped answering: it loses.
     EngineTimeout,
+    /// Nothing but the two kings with empty hands, in a variant whose rules
+    /// have no insufficient-material rule: drawn by the game runner.
+    AdjudicatedBareKings,
 }
 
 impl Termination {
     /// Every termination.
-    pub const ALL: [Termination; 12] = [
+    pub const ALL: [Termination; 13] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::FiftyMoveRule,
@@ -51,6 +54,7 @@ impl Termination {
         Termination::IllegalMove,
         Termination::EngineCrash,
         Termination::EngineTimeout,
+        Termination::AdjudicatedBareKings,
     ];
 
     /// The stable name stored in records and sent on the wire.
@@ -69,6 +73,7 @@ impl Termination {
             Termination::IllegalMove => "illegal-move",
             Termination::EngineCrash => "engine-crash",
             Termination::EngineTimeout => "engine-timeout",
+            Termination::AdjudicatedBareKings => "adjudicated-bare-kings",
         }
     }
 }

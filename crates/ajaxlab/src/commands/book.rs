@@ -3,7 +3,7 @@
 use super::position_args::parse_variant;
 use ajaxlab_arena::book::{BookConfig, generate};
 use ajaxlab_rules::VariantKind;
-use anyhow::{Context, bail};
+use anyhow::bail;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -47,9 +47,7 @@ pub(crate) fn run(args: &BookArgs) -> anyhow::Result<ExitCode> {
     });
     let found = book.lines.len() - 1;
     let text = book.lines.join("\n") + "\n";
-    let tmp = args.out.with_extension("epd.tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    ajaxlab_store::atomic::write_text(&args.out, &text)?;
     println!(
         "{found} positions ({} candidates searched) written to {}",
         book.tried,

@@ -8,13 +8,13 @@ use ajaxlab_cluster::artifacts::client::{campaign_files, upload};
 use ajaxlab_cluster::coordinator::CampaignState;
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
-use ajaxlab_cluster::sprt_text::{llr_text, sprt_state};
+use ajaxlab_cluster::sprt_text::{hypotheses_text, llr_text, sprt_state};
 use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
-use ajaxlab_stats::Status;
+use ajaxlab_stats::{EloModel, Status};
 use ajaxlab_store::RunKind;
 use anyhow::{Context, bail};
 use serde::Deserialize;
@@ -497,6 +497,7 @@ pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
                 name,
                 tls_ca,
                 cache_dir: args.cache_dir.clone(),
+                in_flight: std::sync::Arc::default(),
             },
             shutdown,
         )
@@ -523,8 +524,12 @@ fn print_campaign(c: &v1::Campaign) {
             (Ok(verdict), Ok(state)) => sprt_state(verdict, *state).to_owned(),
             _ => format!("verdict {}", c.verdict),
         };
+        let hypotheses = EloModel::from_wire(c.elo_model, "Campaign.elo_model").map_or_else(
+            |_| format!("SPRT <{:.2}, {:.2}> model {}", c.elo0, c.elo1, c.elo_model),
+            |model| hypotheses_text(c.elo0, c.elo1, model),
+        );
         extra.push_str(&format!(
-            "  {} {standing}",
+            "  {hypotheses}  {} {standing}",
             llr_text(c.llr, c.llr_lower, c.llr_upper),
         ));
     }

@@ -28,7 +28,8 @@ pub(crate) struct MatchArgs {
     /// Games at once (default: all cores).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Time control of both players: nodes=N, depth=N, movetime=MS or BASE+INC.
+    /// Time control of both players: nodes=N, nodes=N~P%, depth=N, movetime=MS,
+    /// BASE+INC (seconds, 10+0.1) or MOVES/BASE+INC (40 moves per 60 s: 40/60).
     #[arg(long)]
     tc: Option<String>,
     /// A player, twice (or more with --tournament): builtin[:PARAMS.toml] or

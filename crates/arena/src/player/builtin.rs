@@ -35,9 +35,9 @@ impl BuiltinPlayer {
     }
 }
 
-/// Engine limits for a time control.
-pub(crate) fn limits(tc: TimeControl, clocks: Option<[std::time::Duration; 2]>) -> Limits {
-    match tc {
+/// Engine limits for the time control of a request.
+fn limits(request: &MoveRequest<'_>) -> Limits {
+    match request.tc {
         TimeControl::Nodes(n) | TimeControl::JitteredNodes { nodes: n, .. } => Limits {
             nodes: Some(n),
             ..Limits::default()
@@ -50,8 +50,10 @@ pub(crate) fn limits(tc: TimeControl, clocks: Option<[std::time::Duration; 2]>) 
             movetime: Some(t),
             ..Limits::default()
         },
-        TimeControl::Clock { base, increment } => {
-            let [w, b] = clocks.unwrap_or([base, base]);
+        TimeControl::Clock {
+            base, increment, ..
+        } => {
+            let [w, b] = request.clocks.unwrap_or([base, base]);
             Limits {
                 clocks: Some([
                     Clock {
@@ -63,6 +65,7 @@ pub(crate) fn limits(tc: TimeControl, clocks: Option<[std::time::Duration; 2]>) 
                         increment,
                     },
                 ]),
+                moves_to_go: request.moves_to_go,
                 ..Limits::default()
             }
         }
@@ -89,7 +92,7 @@ impl Player for BuiltinPlayer {
 
     fn play(&mut self, request: &MoveRequest<'_>) -> Result<PlayerMove, PlayerError> {
         self.engine.set_game(request.game.clone());
-        let limits = limits(request.tc, request.clocks);
+        let limits = limits(request);
         let result = self
             .engine
             .go(&limits, &self.stop, &mut |_| {})

@@ -22,6 +22,8 @@ pub struct MoveRequest<'a> {
     pub tc: TimeControl,
     /// White's and Black's remaining clock time, when playing on a clock.
     pub clocks: Option<[Duration; 2]>,
+    /// Moves left in the mover's clock period, when its clock has periods.
+    pub moves_to_go: Option<u32>,
 }
 
 /// A player's move and what it said about it.

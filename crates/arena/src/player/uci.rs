@@ -254,11 +254,19 @@ impl UciPlayer {
             }
             (TimeControl::Depth(d), _) => format!("go depth {d}"),
             (TimeControl::MoveTime(t), _) => format!("go movetime {}", t.as_millis()),
-            (TimeControl::Clock { base, increment }, clocks) => {
+            (
+                TimeControl::Clock {
+                    base, increment, ..
+                },
+                clocks,
+            ) => {
                 let [w, b] = clocks.unwrap_or([base, base]);
                 let inc = increment.as_millis();
+                let to_go = request
+                    .moves_to_go
+                    .map_or(String::new(), |n| format!(" movestogo {n}"));
                 format!(
-                    "go wtime {} btime {} winc {inc} binc {inc}",
+                    "go wtime {} btime {} winc {inc} binc {inc}{to_go}",
                     w.as_millis(),
                     b.as_millis()
                 )
@@ -380,6 +388,28 @@ impl Player for UciPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_with_periods_sends_movestogo() {
+        let game = ajaxlab_rules::Game::new(
+            ajaxlab_rules::Position::start(VariantKind::Chess, &ajaxlab_rules::StartSpec::Default)
+                .unwrap(),
+        );
+        let request = |tc: &str, moves_to_go| MoveRequest {
+            game: &game,
+            tc: tc.parse().unwrap(),
+            clocks: Some([Duration::from_secs(60), Duration::from_millis(59_500)]),
+            moves_to_go,
+        };
+        assert_eq!(
+            UciPlayer::go_command(&request("40/60+0.5", Some(39))),
+            "go wtime 60000 btime 59500 winc 500 binc 500 movestogo 39"
+        );
+        assert_eq!(
+            UciPlayer::go_command(&request("60+0.5", None)),
+            "go wtime 60000 btime 59500 winc 500 binc 500"
+        );
+    }
 
     /// A UCI engine (a shell script) named `id_name` whose only variant is chess.
     fn chess_only_engine(id_name: &str) -> PathBuf {

@@ -127,6 +127,8 @@ pub struct SprtView {
     pub bounds: ajaxlab_stats::LlrBounds,
     /// Whether a bound is crossed, and which.
     pub verdict: ajaxlab_stats::Status,
+    /// The design: the Elo hypotheses, their model, α and β.
+    pub config: ajaxlab_stats::SprtConfig,
 }
 
 impl CampaignView {
@@ -168,6 +170,9 @@ impl CampaignView {
                 .as_ref()
                 .map_or(ajaxlab_stats::Status::Continue, |s| s.verdict)
                 .to_wire(),
+            elo0: self.sprt.as_ref().map_or(0.0, |s| s.config.elo0),
+            elo1: self.sprt.as_ref().map_or(0.0, |s| s.config.elo1),
+            elo_model: self.sprt.as_ref().map_or(0, |s| s.config.model.to_wire()),
             spsa_names: self.spsa.iter().map(|p| p.name.clone()).collect(),
             spsa_values: self.spsa.iter().map(|p| p.value).collect(),
             white_score: self.white_score().unwrap_or(0.0),
@@ -318,6 +323,7 @@ impl Coordinator {
                     llr: s.llr(),
                     bounds: s.effective_bounds(),
                     verdict: l.verdict(),
+                    config: *s.config(),
                 })
             }),
             spsa: live
@@ -387,6 +393,9 @@ impl Coordinator {
             params![id, state.as_str()],
         )?;
         self.write_spsa_trajectory(id, true)?;
+        if state.is_over() {
+            self.write_campaign_pgn(id)?;
+        }
         self.changed();
         self.campaign(id)
     }

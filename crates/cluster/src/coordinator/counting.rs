@@ -273,6 +273,9 @@ impl Coordinator {
         drop(campaigns);
         drop(db);
         self.write_spsa_trajectory(campaign, done >= total)?;
+        if done >= total || decided {
+            self.write_campaign_pgn(campaign)?;
+        }
         self.changed();
         Ok(())
     }

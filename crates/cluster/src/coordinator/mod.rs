@@ -12,7 +12,8 @@
 //! viewing and controlling campaigns), `leases` (workers, unit sizing,
 //! leases), `counting` (submissions, exactly-once counting, SPSA
 //! trajectories), `exclude` (counting a worker out), `shipping` (the
-//! artifacts a campaign's UCI players come with), [`kinds`] (what each
+//! artifacts a campaign's UCI players come with), `pgn` (an ended
+//! campaign's `games.pgn`), [`kinds`] (what each
 //! campaign kind adds), [`validate`] (checks of submitted games).
 
 mod campaigns;
@@ -22,6 +23,7 @@ mod exclude;
 pub mod kinds;
 mod leases;
 pub mod outliers;
+mod pgn;
 mod schema;
 pub mod service;
 mod shipping;
@@ -32,6 +34,7 @@ pub use campaigns::{CampaignState, CampaignView, ParamValue, SprtView, UnknownCa
 pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
 pub use leases::{EngineFailure, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, UnitCount, WorkerInfo};
+pub use pgn::PGN_FILE;
 pub use tokens::{Scope, random_hex};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
@@ -165,9 +168,10 @@ impl Coordinator {
             .keys()
             .cloned()
             .collect();
-        for id in ids {
-            c.write_spsa_trajectory(&id, true)?;
+        for id in &ids {
+            c.write_spsa_trajectory(id, true)?;
         }
+        c.write_missing_pgn(&ids)?;
         Ok(c)
     }
 

@@ -9,7 +9,7 @@
 
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_arena::opening::Opening;
-use ajaxlab_arena::referee::Adjudicator;
+use ajaxlab_arena::referee::{Adjudicator, game_over};
 use ajaxlab_arena::runner::pair_seed;
 use ajaxlab_arena::{MatchConfig, TimeControl};
 use ajaxlab_rules::{Game, GameResult};
@@ -126,15 +126,10 @@ fn validate_game(
                 format!("move {} ({}) after the game was adjudicated", i + 1, m.uci),
             ));
         }
-        if let Some(outcome) = game.outcome() {
+        if let Some((_, ended)) = game_over(&game) {
             return Err(reject(
                 id,
-                format!(
-                    "move {} ({}) after the game ended ({})",
-                    i + 1,
-                    m.uci,
-                    outcome.reason()
-                ),
+                format!("move {} ({}) after the game ended ({ended})", i + 1, m.uci),
             ));
         }
         let mv = game
@@ -144,7 +139,7 @@ fn validate_game(
         let mover = game.position().side_to_move();
         game.play(mv)
             .map_err(|e| reject(id, format!("move {}: {e}", i + 1)))?;
-        if game.outcome().is_none() {
+        if game_over(&game).is_none() {
             verdict = adjudicator.after_move(mover, m.score, game.position().fullmove_number());
         }
     }
@@ -158,10 +153,8 @@ fn validate_game(
     }];
     let side_to_move_loses =
         |result: GameResult| result == GameResult::win_for(!game.position().side_to_move());
-    let consistent = match (game.outcome(), g.termination) {
-        (Some(outcome), termination) => {
-            Termination::from(outcome) == termination && outcome.result() == g.result
-        }
+    let consistent = match (game_over(&game), g.termination) {
+        (Some(ended), termination) => ended == (g.result, termination),
         (None, Termination::MaxPlies) => {
             config.adjudication.max_plies == Some(g.moves.len() as u32)
                 && g.result == GameResult::Draw

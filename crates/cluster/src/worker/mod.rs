@@ -48,6 +48,10 @@ pub struct WorkerConfig {
     pub tls_ca: Option<Vec<u8>>,
     /// Where fetched engines are cached (made when the first is fetched).
     pub cache_dir: PathBuf,
+    /// Games finished in the unit being played, not yet submitted: a
+    /// progress display adds them to the coordinator's count (which moves
+    /// a unit at a time) to move a game at a time.
+    pub in_flight: Arc<AtomicU64>,
 }
 
 /// How long a worker waits after an engine could not be fetched (the
@@ -197,13 +201,31 @@ async fn connect(
 }
 
 /// Plays pairs `first..first+count` of `config` on `threads` threads;
-/// stops early when `cancel` is set or an engine cannot be started.
+/// stops early when `cancel` is set or an engine cannot be started. Each
+/// finished game is added to `in_flight` while the unit plays, and taken
+/// off again when it ends (its games are then submitted, or dropped).
 fn play_unit(
     config: &MatchConfig,
     first: u64,
     count: u64,
     threads: usize,
     cancel: &Arc<AtomicBool>,
+    in_flight: &AtomicU64,
+) -> Played {
+    let played = AtomicU64::new(0);
+    let result = play_pairs(config, first, count, threads, cancel, in_flight, &played);
+    in_flight.fetch_sub(played.into_inner(), Ordering::Relaxed);
+    result
+}
+
+fn play_pairs(
+    config: &MatchConfig,
+    first: u64,
+    count: u64,
+    threads: usize,
+    cancel: &Arc<AtomicBool>,
+    in_flight: &AtomicU64,
+    played: &AtomicU64,
 ) -> Played {
     let next = AtomicU64::new(first);
     let results = std::sync::Mutex::new(Vec::new());
@@ -248,6 +270,8 @@ fn play_unit(
                         return;
                     }
                     let games = play_pair(config, pair, &mut players);
+                    played.fetch_add(games.len() as u64, Ordering::Relaxed);
+                    in_flight.fetch_add(games.len() as u64, Ordering::Relaxed);
                     results
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -399,9 +423,10 @@ async fn play_and_submit(
     let play = {
         let cancel = Arc::clone(&cancel);
         let threads = config.threads;
+        let in_flight = Arc::clone(&config.in_flight);
         let (first, count) = (unit.first_pair, u64::from(unit.pair_count));
         tokio::task::spawn_blocking(move || {
-            play_unit(&match_config, first, count, threads, &cancel)
+            play_unit(&match_config, first, count, threads, &cancel, &in_flight)
         })
     };
     tokio::pin!(play);

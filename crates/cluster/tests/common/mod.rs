@@ -1,5 +1,6 @@
 //! What the coordinator's tests share: fresh state directories, a
-//! coordinator served on loopback, and a worker that plays units honestly.
+//! coordinator served on loopback, its status page fetched, and a worker
+//! that plays units honestly.
 
 #![allow(dead_code, reason = "each test crate uses a part of it")]
 
@@ -80,4 +81,29 @@ pub(crate) fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
         .flat_map(|p| play_pair(&config, p, &mut players))
         .map(|g| v1::GameRecord::try_from(&g).unwrap())
         .collect()
+}
+
+/// The coordinator's status page at `path` (`/`, `/api/campaigns`), served
+/// on a free local port for this one request: the whole HTTP response.
+pub(crate) async fn fetch_status_page(coordinator: Arc<Coordinator>, path: &str) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let page = tokio::spawn(ajaxlab_cluster::status::serve_http(
+        coordinator,
+        listener,
+        std::future::pending(),
+    ));
+    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let response = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    })
+    .await
+    .unwrap();
+    page.abort();
+    response
 }

@@ -183,9 +183,14 @@ impl From<TimeControl> for v1::TimeControl {
             TimeControl::MoveTime(t) => {
                 Limit::MoveTimeMs(u64::try_from(t.as_millis()).unwrap_or(u64::MAX))
             }
-            TimeControl::Clock { base, increment } => Limit::Clock(v1::Clock {
+            TimeControl::Clock {
+                base,
+                increment,
+                moves,
+            } => Limit::Clock(v1::Clock {
                 base_seconds: base.as_secs_f64(),
                 increment_seconds: increment.as_secs_f64(),
+                moves_per_period: moves,
             }),
         };
         v1::TimeControl { limit: Some(limit) }
@@ -220,6 +225,7 @@ impl TryFrom<&v1::TimeControl> for TimeControl {
                 TimeControl::Clock {
                     base: seconds("clock.base_seconds", c.base_seconds)?,
                     increment: seconds("clock.increment_seconds", c.increment_seconds)?,
+                    moves: c.moves_per_period,
                 },
                 "clock",
             ),
@@ -229,6 +235,7 @@ impl TryFrom<&v1::TimeControl> for TimeControl {
                 TimeControlError::OutOfRange { part, .. } => match *part {
                     "base (s)" => "clock.base_seconds",
                     "increment (s)" => "clock.increment_seconds",
+                    "moves per period" => "clock.moves_per_period",
                     "percent" => "jittered_nodes.percent",
                     "nodes" if field == "jittered_nodes" => "jittered_nodes.nodes",
                     _ => field,
@@ -509,6 +516,7 @@ bench = 151414
                         limit: Some(Limit::Clock(v1::Clock {
                             base_seconds: 1.0,
                             increment_seconds: 1e9,
+                            moves_per_period: None,
                         })),
                     });
                 },
@@ -520,10 +528,23 @@ bench = 151414
                         limit: Some(Limit::Clock(v1::Clock {
                             base_seconds: f64::NAN,
                             increment_seconds: 0.0,
+                            moves_per_period: None,
                         })),
                     });
                 },
                 "WorkUnit.players[0].time_control.clock.base_seconds: NaN is not",
+            ),
+            (
+                |u| {
+                    u.players[0].time_control = Some(v1::TimeControl {
+                        limit: Some(Limit::Clock(v1::Clock {
+                            base_seconds: 60.0,
+                            increment_seconds: 0.0,
+                            moves_per_period: Some(0),
+                        })),
+                    });
+                },
+                "WorkUnit.players[0].time_control.clock.moves_per_period: ",
             ),
             (
                 |u| {

@@ -3,7 +3,7 @@
 use super::WireError;
 use crate::v1;
 use ajaxlab_rules::{GameResult, VariantKind};
-use ajaxlab_stats::Status;
+use ajaxlab_stats::{EloModel, Status};
 use ajaxlab_store::{RunKind, Termination};
 
 /// A workspace enum sent as a wire enum (an `i32` field of a message).
@@ -83,6 +83,7 @@ wire_enum!(Termination, v1::Termination {
     IllegalMove <=> IllegalMove,
     EngineCrash <=> EngineCrash,
     EngineTimeout <=> EngineTimeout,
+    AdjudicatedBareKings <=> AdjudicatedBareKings,
 });
 
 wire_enum!(RunKind, v1::CampaignKind {
@@ -91,6 +92,11 @@ wire_enum!(RunKind, v1::CampaignKind {
     Spsa <=> Spsa,
     PieceValue <=> PieceValue,
     FirstMove <=> FirstMove,
+});
+
+wire_enum!(EloModel, v1::EloModel {
+    Logistic <=> Logistic,
+    Normalized <=> Normalized,
 });
 
 wire_enum!(Status, v1::Verdict {
@@ -121,6 +127,7 @@ mod tests {
             GameResult::Draw,
         ]);
         round_trip(&[Status::Continue, Status::AcceptH0, Status::AcceptH1]);
+        round_trip(&EloModel::ALL);
     }
 
     #[test]

@@ -1,0 +1,139 @@
+//! `ajaxlab match --tournament` as a user runs it: three builtin players at
+//! different depths in a round robin and a gauntlet, each pairing stored in
+//! its own directory, and `ajaxlab report` fitting one rating table over
+//! all of them.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test code: a failed unwrap is a failed test"
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_ajaxlab");
+
+const FIELD: &str = "variant = \"chess\"\ngames = 4\n\
+    [[players]]\nengine = \"builtin\"\nname = \"d1\"\ntc = \"depth=1\"\n\
+    [[players]]\nengine = \"builtin\"\nname = \"d2\"\ntc = \"depth=2\"\n\
+    [[players]]\nengine = \"builtin\"\nname = \"d3\"\ntc = \"depth=3\"\n";
+
+/// Runs `ajaxlab ARGS…`, which must succeed: its standard output.
+fn ajaxlab(args: &[&str], dir: &Path) -> String {
+    let o = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "ajaxlab {args:?}: {stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    stdout
+}
+
+fn field_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ajaxlab-tournament-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("field.toml"), FIELD).unwrap();
+    dir
+}
+
+/// The rows of the report's rating table: (player, games, score %).
+fn rating_rows(report: &str) -> Vec<(String, u64, f64)> {
+    report
+        .lines()
+        .skip_while(|l| !l.starts_with("ratings over 3 players"))
+        .skip(2)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            let score = cells[5].trim_end_matches('%').parse().unwrap();
+            (cells[1].to_owned(), cells[4].parse().unwrap(), score)
+        })
+        .collect()
+}
+
+#[test]
+fn a_round_robin_plays_every_pairing_and_the_report_rates_every_player() {
+    let dir = field_dir("rr");
+    let out = ajaxlab(
+        &[
+            "match",
+            "--config",
+            "field.toml",
+            "--tournament",
+            "round-robin",
+            "--quiet",
+            "--out",
+            "rr",
+        ],
+        &dir,
+    );
+    for pairing in ["d1 vs d2: ", "d1 vs d3: ", "d2 vs d3: "] {
+        assert!(
+            out.lines().any(|l| l.starts_with(pairing)),
+            "{pairing}: {out}"
+        );
+    }
+    for sub in ["01-d1-vs-d2", "02-d1-vs-d3", "03-d2-vs-d3"] {
+        let games = std::fs::read_dir(dir.join("rr").join(sub)).unwrap().count();
+        assert!(games > 0, "{sub} holds no games");
+    }
+    let report = ajaxlab(&["report", "rr"], &dir);
+    let rows = rating_rows(&report);
+    assert_eq!(rows.len(), 3, "{report}");
+    // Each plays 4 games against each of the two others; the points add up.
+    assert!(rows.iter().all(|r| r.1 == 8), "{rows:?}");
+    let points: f64 = rows.iter().map(|r| r.2 / 100.0 * 8.0).sum();
+    assert!(
+        (points - 12.0).abs() < 0.2,
+        "{points} points in 12 games: {rows:?}"
+    );
+    // The same seed and depths give the same games: the table repeats.
+    let again = ajaxlab(
+        &[
+            "match",
+            "--config",
+            "field.toml",
+            "--tournament",
+            "round-robin",
+            "--quiet",
+            "--out",
+            "rr2",
+        ],
+        &dir,
+    );
+    assert_eq!(
+        rating_rows(&ajaxlab(&["report", "rr2"], &dir)),
+        rows,
+        "{again}"
+    );
+}
+
+#[test]
+fn a_gauntlet_pits_the_first_player_against_each_of_the_others() {
+    let dir = field_dir("gauntlet");
+    let out = ajaxlab(
+        &[
+            "match",
+            "--config",
+            "field.toml",
+            "--tournament",
+            "gauntlet",
+            "--quiet",
+            "--out",
+            "g",
+        ],
+        &dir,
+    );
+    let pairings: Vec<&str> = out.lines().filter(|l| l.contains(" vs ")).collect();
+    assert_eq!(pairings.len(), 2, "{out}");
+    assert!(
+        pairings[0].starts_with("d1 vs d2: ") && pairings[1].starts_with("d1 vs d3: "),
+        "{out}"
+    );
+}
