@@ -9,11 +9,12 @@
 //! |---|---|---|---|
 //! | `match` | two | — | Elo of the first player, with its interval |
 //! | `sprt` | two | `[sprt]` elo0, elo1, alpha, beta, model | stops when the LLR crosses a bound |
-//! | `spsa` | one | `[spsa]` and `[[spsa.params]]` | tunes parameters: `θ+` against `θ−` per unit |
+//! | `spsa` | one | `[spsa]` with `[[spsa.params]]`, `params_text` or `params_file` | tunes parameters: `θ+` against `θ−` per unit |
 //! | `piece-value` | one | `[piece_value]` pawn and `[[piece_value.imbalances]]` | one part per imbalance plus the pawn-odds part |
 //! | `first-move` | one | — | self-play: White's score per start |
 
 use crate::inputs::Inputs;
+use crate::spsa_list::{ParamList, SpsaParamTable, param_list};
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile, PlayerKind};
 use ajaxlab_arena::limits::check;
 use ajaxlab_arena::opening::Order;
@@ -79,7 +80,10 @@ struct SpsaTable {
     alpha: f64,
     #[serde(default = "default_gamma")]
     gamma: f64,
-    params: Vec<SpsaParamTable>,
+    /// `[[spsa.params]]`; or Fishtest's lines in `params_text` or `params_file`.
+    params: Option<Vec<SpsaParamTable>>,
+    params_text: Option<String>,
+    params_file: Option<String>,
 }
 
 fn default_a_ratio() -> f64 {
@@ -92,18 +96,6 @@ fn default_alpha() -> f64 {
 
 fn default_gamma() -> f64 {
     ajaxlab_stats::DEFAULT_GAMMA
-}
-
-/// One `[[spsa.params]]` entry.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SpsaParamTable {
-    name: String,
-    start: Option<f64>,
-    min: f64,
-    max: f64,
-    c_end: f64,
-    r_end: f64,
 }
 
 /// The `[piece_value]` table.
@@ -286,6 +278,9 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
     let mut table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
+    if let Some(inputs) = inputs {
+        inputs.redirect(&mut table)?;
+    }
     let campaign: CampaignTable = take(&mut table, "campaign")?
         .ok_or_else(|| err("campaign", "missing [campaign] table with name = \"...\""))?;
     let sprt: Option<SprtTable> = take(&mut table, "sprt")?;
@@ -304,9 +299,6 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
                 format!("[{key}] belongs to kind = \"{wanted}\" campaigns"),
             ));
         }
-    }
-    if let Some(inputs) = inputs {
-        inputs.redirect(&mut table)?;
     }
     let file: MatchFile = toml::Value::Table(table)
         .try_into()
@@ -339,10 +331,19 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
             )])
         }
         RunKind::Spsa => {
-            let table =
-                spsa.ok_or_else(|| err("spsa", "missing [spsa] table and [[spsa.params]]"))?;
+            let table = spsa.ok_or_else(|| {
+                err(
+                    "spsa",
+                    "missing [spsa] table with [[spsa.params]], params_text or params_file",
+                )
+            })?;
             let config = build(self_play(file, ["plus", "minus"])?, &campaign.name)?;
-            let tune = spsa_config(&table, &config.config)?;
+            let list = param_list(
+                table.params.clone(),
+                table.params_text.clone(),
+                table.params_file.clone(),
+            )?;
+            let tune = spsa_config(&table, &list, &config.config)?;
             Ok(vec![spec(name, CampaignKind::Spsa(tune), config)])
         }
         RunKind::FirstMove => {
@@ -431,26 +432,25 @@ fn sprt_config(t: &SprtTable) -> Result<SprtConfig, ConfigError> {
     Ok(config)
 }
 
-fn spsa_config(t: &SpsaTable, config: &MatchConfig) -> Result<SpsaConfig, ConfigError> {
+fn spsa_config(
+    t: &SpsaTable,
+    list: &ParamList,
+    config: &MatchConfig,
+) -> Result<SpsaConfig, ConfigError> {
     let PlayerKind::Builtin(base, _) = &config.players[0].kind else {
         return Err(err(
             "players[0].engine",
             "SPSA tunes the builtin engine's parameters (not yet a UCI engine's options)",
         ));
     };
-    let mut params = Vec::with_capacity(t.params.len());
-    for (i, p) in t.params.iter().enumerate() {
-        let key = |field: &str| format!("spsa.params[{i}].{field}");
-        let spec = ajaxlab_engine::params::spec(&p.name).ok_or_else(|| {
-            err(
-                &key("name"),
-                format!("'{}' is not an engine parameter", p.name),
-            )
-        })?;
+    let mut params = Vec::with_capacity(list.entries.len());
+    for (place, p) in &list.entries {
+        let spec =
+            ajaxlab_engine::params::spec(&p.name).ok_or_else(|| place.unknown_name(&p.name))?;
         for (field, value) in [("min", p.min), ("max", p.max)] {
             if value < f64::from(spec.min) || value > f64::from(spec.max) {
-                return Err(err(
-                    &key(field),
+                return Err(place.error(
+                    field,
                     format!(
                         "{value} is outside {}'s range {}..={}",
                         p.name, spec.min, spec.max
@@ -477,23 +477,21 @@ fn spsa_config(t: &SpsaTable, config: &MatchConfig) -> Result<SpsaConfig, Config
         alpha: t.alpha,
         gamma: t.gamma,
     };
-    ajaxlab_stats::Spsa::new(tune.clone()).map_err(|e| {
-        let key = match e.violations.first() {
-            Some(SpsaViolation::Param { name, problem }) => {
-                let i = t.params.iter().position(|p| &p.name == name).unwrap_or(0);
-                let field = match problem {
-                    ajaxlab_stats::ParamProblem::StartOutOfRange(_) => "start",
-                    ajaxlab_stats::ParamProblem::NonPositiveCEnd(_) => "c_end",
-                    ajaxlab_stats::ParamProblem::NegativeREnd(_) => "r_end",
-                    _ => "min",
-                };
-                format!("spsa.params[{i}].{field}")
+    ajaxlab_stats::Spsa::new(tune.clone()).map_err(|e| match e.violations.first() {
+        Some(SpsaViolation::Param { name, problem }) => {
+            let field = match problem {
+                ajaxlab_stats::ParamProblem::StartOutOfRange(_) => "start",
+                ajaxlab_stats::ParamProblem::NonPositiveCEnd(_) => "c_end",
+                ajaxlab_stats::ParamProblem::NegativeREnd(_) => "r_end",
+                _ => "min",
+            };
+            match list.entries.iter().find(|(_, p)| &p.name == name) {
+                Some((place, _)) => place.error(field, e.to_string()),
+                None => err(list.key, e.to_string()),
             }
-            Some(SpsaViolation::DuplicateName(_)) => "spsa.params".into(),
-            Some(SpsaViolation::Schedule { name, .. }) => format!("spsa.{name}"),
-            _ => "spsa.params".into(),
-        };
-        err(&key, e.to_string())
+        }
+        Some(SpsaViolation::Schedule { name, .. }) => err(&format!("spsa.{name}"), e.to_string()),
+        _ => err(list.key, e.to_string()),
     })?;
     Ok(tune)
 }

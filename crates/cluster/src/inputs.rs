@@ -1,9 +1,11 @@
 //! The files a campaign file names (opening lists `list:FILE`, books
-//! `file:FILE`, the players' `params` files): read once when the campaign
+//! `file:FILE`, the players' `params` files, an SPSA tune's
+//! `params_file`): read once when the campaign
 //! is created, copied into the coordinator's state under their SHA-256,
 //! and read from that copy ever after, so that deleting or editing the
 //! original changes nothing mid-campaign.
 
+use crate::spsa_list::PARAMS_FILE;
 use ajaxlab_arena::ConfigError;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -35,7 +37,7 @@ fn err(key: &str, message: String) -> ConfigError {
 }
 
 /// The files `table` names: `(key, path)` for `openings = "list:…"` or
-/// `"file:…"` and each `[[players]] params`.
+/// `"file:…"`, each `[[players]] params` and `[spsa] params_file`.
 fn references(table: &toml::Table) -> Vec<(String, String)> {
     let mut refs = Vec::new();
     if let Some(path) = table
@@ -51,7 +53,15 @@ fn references(table: &toml::Table) -> Vec<(String, String)> {
             refs.push((format!("players[{i}].params"), path.to_owned()));
         }
     }
+    if let Some(path) = spsa_params_file(table) {
+        refs.push((PARAMS_FILE.to_owned(), path.to_owned()));
+    }
     refs
+}
+
+/// The path of `[spsa] params_file`.
+fn spsa_params_file(table: &toml::Table) -> Option<&str> {
+    table.get("spsa")?.get("params_file")?.as_str()
 }
 
 /// The path of a `list:FILE[,…]` or `file:FILE[,…]` opening spec.
@@ -188,6 +198,10 @@ impl Inputs {
                 let options = rest.strip_prefix(path.as_str()).unwrap_or_default();
                 let redirected = format!("{kind}{copy}{options}");
                 table.insert(key, redirected.into());
+            } else if key == PARAMS_FILE {
+                if let Some(spsa) = table.get_mut("spsa").and_then(toml::Value::as_table_mut) {
+                    spsa.insert("params_file".into(), copy.into());
+                }
             } else if let Some(player) = table
                 .get_mut("players")
                 .and_then(toml::Value::as_array_mut)
@@ -221,14 +235,15 @@ mod tests {
 
     #[test]
     fn the_named_files_are_found_with_their_keys() {
-        let table: toml::Table = "openings = \"list:a.txt,order=random\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\nparams = \"p.toml\"\n"
+        let table: toml::Table = "openings = \"list:a.txt,order=random\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\nparams = \"p.toml\"\n[spsa]\nparams_file = \"tune.txt\"\n"
             .parse()
             .unwrap();
         assert_eq!(
             references(&table),
             [
                 ("openings".to_owned(), "a.txt".to_owned()),
-                ("players[1].params".to_owned(), "p.toml".to_owned())
+                ("players[1].params".to_owned(), "p.toml".to_owned()),
+                ("spsa.params_file".to_owned(), "tune.txt".to_owned())
             ]
         );
         let none: toml::Table = "openings = \"random\"\n".parse().unwrap();

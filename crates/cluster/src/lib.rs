@@ -11,5 +11,6 @@ pub mod loadgen;
 pub mod local;
 pub mod server;
 pub mod sprt_text;
+mod spsa_list;
 pub mod status;
 pub mod worker;

@@ -130,3 +130,28 @@ fn a_bad_line_names_the_file_and_line_without_its_content() {
         "{e}"
     );
 }
+
+#[test]
+fn an_spsa_params_file_is_captured_and_a_restart_reads_the_copy() {
+    let dir = temp_dir("inputs-spsa");
+    let lines = dir.with_extension("tune.txt");
+    std::fs::write(
+        &lines,
+        "# falcon\nafc.falcon.mg, int, 600, 250, 1000, 25, 0.002\n",
+    )
+    .unwrap();
+    let text = format!(
+        "variant = \"ajax-falcon\"\ngames = 4\ntc = \"nodes=200\"\n[campaign]\nname = \"tune\"\nkind = \"spsa\"\n[spsa]\nparams_file = \"{}\"\n[adjudication]\nmax_plies = 40\n",
+        lines.display()
+    );
+    let c = open(&dir);
+    c.create_campaign(&text).unwrap();
+    drop(c);
+    std::fs::remove_file(&lines).unwrap();
+    let c = open(&dir);
+    let view = c.campaign("tune").unwrap();
+    assert_eq!(view.spsa[0].name, "afc.falcon.mg");
+    assert_eq!(view.spsa[0].value, 600.0, "the deleted file's start");
+    let w = c.register("w", "test", 2, 7).unwrap();
+    assert!(c.request_work(&w).unwrap().is_some(), "the tune plays on");
+}

@@ -11,10 +11,11 @@
 mod common;
 
 use ajaxlab_cluster::coordinator::{
-    CampaignState, Coordinator, CoordinatorError, PGN_FILE, Submitted,
+    CampaignState, Coordinator, CoordinatorError, FINAL_SPSA, FINAL_TOML, PGN_FILE, Submitted,
 };
 use ajaxlab_proto::v1;
 use common::{fetch_status_page, play, temp_dir};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -149,6 +150,45 @@ r_end = 0.02
 max_plies = 100
 "#;
 
+/// A finished tune's `final.toml` loads as the builtin engine's parameters
+/// with the last θ of its trajectory rounded, and `final.spsa` reads back
+/// as Fishtest's lines of the same values.
+fn assert_final_files(dir: &Path) {
+    let rows = ajaxlab_store::read_trajectory(&dir.join(ajaxlab_store::SPSA_FILE)).unwrap();
+    let last = rows.last().unwrap();
+    assert_eq!(last.param, "afc.falcon.mg");
+    let toml = std::fs::read_to_string(dir.join(FINAL_TOML)).unwrap();
+    let params = ajaxlab_engine::Params::from_text(&toml).unwrap();
+    assert_eq!(
+        f64::from(params.afc_falcon_mg),
+        last.value.round(),
+        "{toml}"
+    );
+    assert_ne!(params.afc_falcon_mg, 300, "θ moved: {toml}");
+    let lines = std::fs::read_to_string(dir.join(FINAL_SPSA)).unwrap();
+    let read = ajaxlab_stats::parse_spsa_lines(&lines).unwrap();
+    assert_eq!(read.len(), 1, "{lines}");
+    let param = &read[0].param;
+    assert_eq!(
+        (
+            param.name.as_str(),
+            param.start,
+            param.min,
+            param.max,
+            param.c_end,
+            param.r_end
+        ),
+        (
+            "afc.falcon.mg",
+            last.value.round(),
+            250.0,
+            1000.0,
+            25.0,
+            0.02
+        )
+    );
+}
+
 fn builtin(player: &mut v1::Player) -> &mut v1::BuiltinEngine {
     match &mut player.engine {
         Some(v1::player::Engine::Builtin(b)) => b,
@@ -196,6 +236,9 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
     assert_ne!(straight.spsa[0].value, 300.0, "θ moved");
     let trajectory = dir.join("campaigns/tune/spsa.parquet");
     assert!(trajectory.exists());
+    assert_final_files(&dir.join("campaigns/tune"));
+    let straight_final =
+        std::fs::read_to_string(dir.join("campaigns/tune").join(FINAL_SPSA)).unwrap();
 
     // The same tune with the coordinator restarted while two units are out.
     let dir = temp_dir("kinds");
@@ -228,6 +271,13 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
         "same θ as without the restart"
     );
     assert_eq!(restarted.pentanomial, straight.pentanomial);
+    let tune = dir.join("campaigns/tune");
+    assert_final_files(&tune);
+    assert_eq!(
+        std::fs::read_to_string(tune.join(FINAL_SPSA)).unwrap(),
+        straight_final,
+        "the same final values"
+    );
 }
 
 #[test]
@@ -247,6 +297,27 @@ fn spsa_results_under_other_parameters_are_refused() {
         matches!(&e, CoordinatorError::Submission(_) if e.to_string().contains("parameters")),
         "{e:?}"
     );
+}
+
+#[test]
+fn a_stopped_tune_writes_its_values_as_they_stand_and_a_running_one_none() {
+    let dir = temp_dir("kinds");
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(SPSA).unwrap();
+    let w = c.register("w", "test", 2, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    let games = play(&unit);
+    c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
+        .unwrap();
+    let tune = dir.join("campaigns/tune");
+    assert!(!tune.join(FINAL_TOML).exists(), "nothing while it runs");
+    c.set_campaign_state("tune", CampaignState::Stopped)
+        .unwrap();
+    let theta = c.campaign("tune").unwrap().spsa[0].value;
+    let toml = std::fs::read_to_string(tune.join(FINAL_TOML)).unwrap();
+    let params = ajaxlab_engine::Params::from_text(&toml).unwrap();
+    assert_eq!(f64::from(params.afc_falcon_mg), theta.round(), "{toml}");
+    assert!(tune.join(FINAL_SPSA).exists());
 }
 
 #[test]

@@ -9,7 +9,9 @@
 //!   its sequential test, with the dynamic overshoot correction and the
 //!   bias-corrected Elo estimate after stopping.
 //! * [`Spsa`] is Fishtest's SPSA tuner as a state machine that hands out
-//!   many perturbations at once and applies each result exactly once.
+//!   many perturbations at once and applies each result exactly once;
+//!   [`parse_spsa_lines`] and [`spsa_line`] read and write its parameters
+//!   as Fishtest's lines.
 //! * [`chi_square_sf`] gives chi-square p-values (regularized incomplete
 //!   gamma), [`heterogeneity()`] tests whether groups differ by more than
 //!   noise and shrinks their estimates (empirical Bayes),
@@ -49,6 +51,7 @@ mod root;
 mod sprt;
 mod sprt_elo;
 mod spsa;
+mod spsa_lines;
 
 pub use chi_square::{DistributionError, chi_square_cdf, chi_square_sf, ln_gamma};
 pub use counts::{Counts, GameScore, Pentanomial, Trinomial};
@@ -71,4 +74,8 @@ pub use spsa::{
     DEFAULT_A_RATIO, DEFAULT_ALPHA, DEFAULT_GAMMA, Flip, InvalidSpsaConfig, ParamProblem,
     Perturbation, PerturbationId, Spsa, SpsaConfig, SpsaError, SpsaParam, SpsaViolation,
     stochastic_round,
+};
+pub use spsa_lines::{
+    SPSA_FIELDS, SpsaField, SpsaLine, SpsaLineError, SpsaLineProblem, SpsaValueType,
+    parse_spsa_lines, spsa_line,
 };

@@ -1,6 +1,6 @@
-//! Atomic writes, of Parquet and of text: a temporary file beside the
-//! target, synced, then renamed over it, so that readers see the old file
-//! or the new one, never a part of one.
+//! Atomic writes: a temporary file beside the target, synced, then renamed
+//! over it, so that readers see the old file or the new one, never a part
+//! of one.
 
 use crate::error::StoreError;
 use arrow_array::RecordBatch;
@@ -8,6 +8,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Writes one record batch to `path` atomically, Snappy-compressed (the
@@ -17,44 +18,55 @@ use std::path::{Path, PathBuf};
 /// # Errors
 /// [`StoreError`] if writing fails; no partial file is left at `path`.
 pub fn write_batch(path: &Path, batch: &RecordBatch) -> Result<(), StoreError> {
-    write_then_rename(path, |file| write_parquet(path, file, batch))
+    replace(path, |file| {
+        let fmt = |e: parquet::errors::ParquetError| StoreError::format(path, e);
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .build();
+        let copy = file.try_clone().map_err(|e| StoreError::io(path, e))?;
+        let mut writer = ArrowWriter::try_new(copy, batch.schema(), Some(props)).map_err(fmt)?;
+        writer.write(batch).map_err(fmt)?;
+        writer.close().map_err(fmt)?;
+        Ok(())
+    })
 }
 
-/// Writes `text` to `path` atomically (a PGN file, a parameter file).
+/// Writes `text` to `path` atomically.
 ///
 /// # Errors
 /// [`StoreError`] if writing fails; no partial file is left at `path`.
 pub fn write_text(path: &Path, text: &str) -> Result<(), StoreError> {
-    use std::io::Write;
-    write_then_rename(path, |mut file| {
+    replace(path, |mut file| {
         file.write_all(text.as_bytes())
             .map_err(|e| StoreError::io(path, e))
     })
 }
 
-/// Creates the temporary file, lets `fill` write it, syncs and renames it
-/// over `path`; on any error the temporary file is removed.
-fn write_then_rename(
+/// Writes `path` through `write` into a temporary file (`path` with
+/// `.tmp` added), then renames it over `path`; the temporary file is
+/// removed on failure.
+fn replace(
     path: &Path,
-    fill: impl FnOnce(&File) -> Result<(), StoreError>,
+    write: impl FnOnce(&File) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let mut tmp: PathBuf = path.to_owned().into_os_string().into();
-    tmp.as_mut_os_string().push(".tmp");
-    let result = fill_sync_rename(&tmp, path, fill);
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let result = write_then_rename(&tmp, path, write);
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
 }
 
-fn fill_sync_rename(
+fn write_then_rename(
     tmp: &Path,
     path: &Path,
-    fill: impl FnOnce(&File) -> Result<(), StoreError>,
+    write: impl FnOnce(&File) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
     let io = |e| StoreError::io(path, e);
     let file = File::create(tmp).map_err(io)?;
-    fill(&file)?;
+    write(&file)?;
     file.sync_all().map_err(io)?;
     std::fs::rename(tmp, path).map_err(io)?;
     // Syncing the directory makes the rename durable; where a directory
@@ -65,16 +77,28 @@ fn fill_sync_rename(
     Ok(())
 }
 
-fn write_parquet(path: &Path, file: &File, batch: &RecordBatch) -> Result<(), StoreError> {
-    let fmt = |e: parquet::errors::ParquetError| StoreError::format(path, e);
-    let io = |e| StoreError::io(path, e);
-    let props = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
-        .build();
-    let mut writer =
-        ArrowWriter::try_new(file.try_clone().map_err(io)?, batch.schema(), Some(props))
-            .map_err(fmt)?;
-    writer.write(batch).map_err(fmt)?;
-    writer.close().map_err(fmt)?;
-    Ok(())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_replaces_the_file_and_leaves_no_temporary_one() {
+        let dir = std::env::temp_dir().join(format!("ajaxlab-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("final.toml");
+        write_text(&path, "old\n").unwrap();
+        write_text(&path, "new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["final.toml"]);
+        let missing = dir.join("no-such-dir").join("final.toml");
+        assert!(matches!(
+            write_text(&missing, "x"),
+            Err(StoreError::Io { path, .. }) if path == missing
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -8,7 +8,7 @@
 //! - [`metadata`]: a games file's key-value metadata as one typed
 //!   [`FileMetadata`], written and read by the same code.
 //! - [`spsa`]: an SPSA campaign's trajectory file, `spsa.parquet`.
-//! - [`atomic`]: the one way files are written (a temporary file, synced,
+//! - [`atomic`]: the one way files (Parquet or text) are written (a temporary file, synced,
 //!   then renamed), so that a reader never sees a partial file.
 //!
 //! The store knows no engine: a reader of results (the report, a

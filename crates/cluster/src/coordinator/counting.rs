@@ -282,7 +282,8 @@ impl Coordinator {
 
     /// Rewrites an SPSA campaign's trajectory file from the stored history
     /// (nothing for other kinds): always if `now`, else at most every
-    /// [`TRAJECTORY_EVERY`].
+    /// [`TRAJECTORY_EVERY`]; if `now` and the campaign is over, its final
+    /// values too (`spsa_final`).
     pub(super) fn write_spsa_trajectory(
         &self,
         campaign: &str,
@@ -340,6 +341,9 @@ impl Coordinator {
             out
         };
         write_trajectory(&self.campaign_dir(campaign).join(SPSA_FILE), &rows)?;
+        if now {
+            self.write_spsa_final(campaign)?;
+        }
         written.insert(campaign.to_owned(), std::time::Instant::now());
         Ok(())
     }

@@ -27,6 +27,7 @@ mod pgn;
 mod schema;
 pub mod service;
 mod shipping;
+mod spsa_final;
 mod tokens;
 pub mod validate;
 
@@ -35,6 +36,7 @@ pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
 pub use leases::{EngineFailure, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, UnitCount, WorkerInfo};
 pub use pgn::PGN_FILE;
+pub use spsa_final::{FINAL_SPSA, FINAL_TOML};
 pub use tokens::{Scope, random_hex};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
