@@ -103,3 +103,35 @@ fn bad_sprt_flags_are_refused_before_any_game() {
     assert!(out.contains("elo0 5 is not below elo1 -5"), "{out}");
     assert!(!dir.join("games").exists(), "{out}");
 }
+
+#[test]
+fn the_live_line_of_an_sprt_match_shows_its_hypotheses_and_llr() {
+    let dir = temp_dir("live");
+    // Not --quiet and not a terminal: the live line is logged, and the last
+    // one when the cap is reached (no bound is crossed in four games).
+    let o = Command::new(BIN)
+        .args([
+            "match",
+            "--variant",
+            "chess",
+            "--tc",
+            "depth=1",
+            "--games",
+            "4",
+            "--out",
+        ])
+        .arg(dir.join("games"))
+        .args(["--sprt", "-1.75,0.25"])
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let live = line(&out, "[");
+    assert!(
+        live.contains("games 4/4")
+            && live.contains("SPRT <-1.75, 0.25> normalized Elo  LLR ")
+            && live.contains("overshoot-corrected]"),
+        "{out}"
+    );
+    assert!(out.contains("SPRT  no bound crossed in 2 pairs"), "{out}");
+}

@@ -34,6 +34,23 @@ fn ajaxlab(args: &[&str], dir: &Path) -> String {
     stdout
 }
 
+/// Plays the field of three as a `kind` tournament into `out`: its output.
+fn tournament(kind: &str, out: &str, dir: &Path) -> String {
+    ajaxlab(
+        &[
+            "match",
+            "--config",
+            "field.toml",
+            "--tournament",
+            kind,
+            "--quiet",
+            "--out",
+            out,
+        ],
+        dir,
+    )
+}
+
 fn field_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ajaxlab-tournament-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -60,19 +77,7 @@ fn rating_rows(report: &str) -> Vec<(String, u64, f64)> {
 #[test]
 fn a_round_robin_plays_every_pairing_and_the_report_rates_every_player() {
     let dir = field_dir("rr");
-    let out = ajaxlab(
-        &[
-            "match",
-            "--config",
-            "field.toml",
-            "--tournament",
-            "round-robin",
-            "--quiet",
-            "--out",
-            "rr",
-        ],
-        &dir,
-    );
+    let out = tournament("round-robin", "rr", &dir);
     for pairing in ["d1 vs d2: ", "d1 vs d3: ", "d2 vs d3: "] {
         assert!(
             out.lines().any(|l| l.starts_with(pairing)),
@@ -94,19 +99,7 @@ fn a_round_robin_plays_every_pairing_and_the_report_rates_every_player() {
         "{points} points in 12 games: {rows:?}"
     );
     // The same seed and depths give the same games: the table repeats.
-    let again = ajaxlab(
-        &[
-            "match",
-            "--config",
-            "field.toml",
-            "--tournament",
-            "round-robin",
-            "--quiet",
-            "--out",
-            "rr2",
-        ],
-        &dir,
-    );
+    let again = tournament("round-robin", "rr2", &dir);
     assert_eq!(
         rating_rows(&ajaxlab(&["report", "rr2"], &dir)),
         rows,
@@ -117,19 +110,7 @@ fn a_round_robin_plays_every_pairing_and_the_report_rates_every_player() {
 #[test]
 fn a_gauntlet_pits_the_first_player_against_each_of_the_others() {
     let dir = field_dir("gauntlet");
-    let out = ajaxlab(
-        &[
-            "match",
-            "--config",
-            "field.toml",
-            "--tournament",
-            "gauntlet",
-            "--quiet",
-            "--out",
-            "g",
-        ],
-        &dir,
-    );
+    let out = tournament("gauntlet", "g", &dir);
     let pairings: Vec<&str> = out.lines().filter(|l| l.contains(" vs ")).collect();
     assert_eq!(pairings.len(), 2, "{out}");
     assert!(

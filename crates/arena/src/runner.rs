@@ -304,12 +304,16 @@ fn create_and_play(
                 decided.store(true, Ordering::Relaxed);
             }
             bar.inc(2);
-            bar.set_message(format!("{stats}"));
+            let line = match sprt.as_deref() {
+                Some(sprt) => format!("{stats}  {}", sprt.standing()),
+                None => format!("{stats}"),
+            };
+            bar.set_message(line.clone());
             if log_lines
                 && (last_log.elapsed() >= Duration::from_secs(10) || stats.games() == total_games)
             {
                 eprintln!(
-                    "[{:>6.1}s] games {}/{}  {stats}",
+                    "[{:>6.1}s] games {}/{}  {line}",
                     started.elapsed().as_secs_f64(),
                     stats.games(),
                     total_games

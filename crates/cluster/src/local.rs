@@ -9,8 +9,9 @@ use crate::coordinator::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, Scope,
 };
 use crate::inputs::Input;
-use crate::sprt_text::{hypotheses_text, llr_text, sprt_state};
+use crate::sprt_text::sprt_state;
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
+use ajaxlab_stats::{hypotheses_text, llr_text};
 use ajaxlab_store::RunKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;

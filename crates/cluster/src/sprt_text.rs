@@ -1,8 +1,10 @@
 //! How an SPRT's standing reads: the same words on the live line of
-//! `ajaxlab campaign run`, the status page and `ajaxlab campaign list`.
+//! `ajaxlab campaign run`, the status page and `ajaxlab campaign list`
+//! (the hypotheses and the LLR are `ajaxlab_stats`'s texts, shared with
+//! `ajaxlab match --sprt`).
 
 use crate::coordinator::CampaignState;
-use ajaxlab_stats::{EloModel, Status};
+use ajaxlab_stats::Status;
 
 /// The state of an SPRT for people: its verdict once a bound is crossed;
 /// otherwise whether it still runs or ended without one (at the game cap,
@@ -26,20 +28,6 @@ pub fn verdict_text(verdict: Status) -> &'static str {
         Status::AcceptH0 => "H0 accepted",
         Status::Continue => "",
     }
-}
-
-/// An SPRT's hypotheses as Fishtest writes them, with their scale:
-/// `SPRT <-1.75, 0.25> normalized Elo`.
-pub fn hypotheses_text(elo0: f64, elo1: f64, model: EloModel) -> String {
-    format!("SPRT <{elo0:.2}, {elo1:.2}> {model} Elo")
-}
-
-/// The LLR with the coordinator's bounds, labelled: they carry Fishtest's
-/// correction for the overshoot of a test updated a unit at a time, so they
-/// lie inside Wald's bounds (`ln(β/(1−α))`, `ln((1−β)/α)`) that `ajaxlab
-/// stats` and `ajaxlab report` print.
-pub fn llr_text(llr: f64, lower: f64, upper: f64) -> String {
-    format!("LLR {llr:.2} [{lower:.2}, {upper:.2}, overshoot-corrected]")
 }
 
 #[cfg(test)]
@@ -71,18 +59,6 @@ mod tests {
         assert_eq!(
             sprt_state(Status::AcceptH0, CampaignState::Running),
             "H0 accepted"
-        );
-    }
-
-    #[test]
-    fn the_llr_bounds_are_labelled() {
-        assert_eq!(
-            hypotheses_text(-1.75, 0.25, EloModel::Normalized),
-            "SPRT <-1.75, 0.25> normalized Elo"
-        );
-        assert_eq!(
-            llr_text(1.234, -2.93, 2.93),
-            "LLR 1.23 [-2.93, 2.93, overshoot-corrected]"
         );
     }
 }

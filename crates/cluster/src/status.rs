@@ -3,8 +3,9 @@
 //! flags), a JSON view of the campaigns, and Prometheus metrics.
 
 use crate::coordinator::{CampaignView, Coordinator, SpsaStep};
-use crate::sprt_text::{hypotheses_text, sprt_state, verdict_text};
+use crate::sprt_text::{sprt_state, verdict_text};
 use ajaxlab_plot::{Band, Chart, GREY, HLine, Line, PALETTE};
+use ajaxlab_stats::hypotheses_text;
 use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};

@@ -212,21 +212,10 @@ fn play_unit(
     cancel: &Arc<AtomicBool>,
     in_flight: &AtomicU64,
 ) -> Played {
-    let played = AtomicU64::new(0);
-    let result = play_pairs(config, first, count, threads, cancel, in_flight, &played);
-    in_flight.fetch_sub(played.into_inner(), Ordering::Relaxed);
-    result
-}
-
-fn play_pairs(
-    config: &MatchConfig,
-    first: u64,
-    count: u64,
-    threads: usize,
-    cancel: &Arc<AtomicBool>,
-    in_flight: &AtomicU64,
-    played: &AtomicU64,
-) -> Played {
+    let played = UnitGames {
+        in_flight,
+        mine: AtomicU64::new(0),
+    };
     let next = AtomicU64::new(first);
     let results = std::sync::Mutex::new(Vec::new());
     let failure = std::sync::Mutex::new(None);
@@ -270,8 +259,7 @@ fn play_pairs(
                         return;
                     }
                     let games = play_pair(config, pair, &mut players);
-                    played.fetch_add(games.len() as u64, Ordering::Relaxed);
-                    in_flight.fetch_add(games.len() as u64, Ordering::Relaxed);
+                    played.add(games.len() as u64);
                     results
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -294,6 +282,27 @@ fn play_pairs(
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     games.sort_by_key(|g| g.game_id);
     Played::Games(games)
+}
+
+/// A unit's finished games, counted in the worker's in-flight total while
+/// the unit plays and taken off again when it ends, however it ends.
+struct UnitGames<'a> {
+    in_flight: &'a AtomicU64,
+    mine: AtomicU64,
+}
+
+impl UnitGames<'_> {
+    fn add(&self, games: u64) {
+        self.mine.fetch_add(games, Ordering::Relaxed);
+        self.in_flight.fetch_add(games, Ordering::Relaxed);
+    }
+}
+
+impl Drop for UnitGames<'_> {
+    fn drop(&mut self) {
+        self.in_flight
+            .fetch_sub(*self.mine.get_mut(), Ordering::Relaxed);
+    }
 }
 
 /// What playing a unit came to.
