@@ -9,6 +9,7 @@ use crate::plot::{self, Band, Chart, GREY, HLine, Line, PALETTE};
 use crate::{fmt_elo, fmt_plots, stem};
 use ajaxlab_stats::{
     EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtError, Status, Trinomial, Z_95,
+    hypotheses_text,
 };
 use ajaxlab_store::record::white_counts;
 use ajaxlab_store::{RunKind, SprtMetadata};
@@ -276,17 +277,21 @@ impl fmt::Display for MatchReport {
                 let spec = s.spec;
                 writeln!(
                     f,
-                    "  SPRT  [{}, {}] {}, alpha {}, beta {}",
-                    spec.elo0, spec.elo1, spec.model, spec.alpha, spec.beta
+                    "  {}, alpha {}, beta {}",
+                    hypotheses_text(spec.elo0, spec.elo1, spec.model),
+                    spec.alpha,
+                    spec.beta
                 )?;
+                // The coordinator stops at the overshoot-corrected bounds,
+                // which lie inside these.
                 writeln!(
                     f,
-                    "  LLR   {:.3} (bounds {:.3}, {:.3})",
+                    "  LLR   {:.3} (Wald's bounds {:.3}, {:.3})",
                     s.llr, s.bounds.lower, s.bounds.upper
                 )?;
                 match s.decided_after_games {
                     Some(g) => writeln!(f, "  verdict {} after {g} games", s.status)?,
-                    None => writeln!(f, "  verdict {}: no bound crossed yet", s.status)?,
+                    None => writeln!(f, "  verdict none: no bound crossed in {} games", p.games())?,
                 }
                 if let (Some(e), Some(_)) = (&s.estimate, s.decided_after_games) {
                     writeln!(f, "  Elo corrected for stopping {}", fmt_elo(e))?;

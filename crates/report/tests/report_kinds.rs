@@ -198,7 +198,7 @@ fn sprt_replays_to_the_llr_and_verdict_of_a_direct_sprt() {
     let text = report.to_string();
     assert!(text.contains("verdict H1 accepted after"), "{text}");
     assert!(
-        text.contains("verdict continue: no bound crossed yet"),
+        text.contains("verdict none: no bound crossed in "),
         "{text}"
     );
     let _ = std::fs::remove_dir_all(&dir);
