@@ -213,6 +213,14 @@ fn mobility_curve() -> [i32; MOBILITY_POINTS] {
 impl Evaluator {
     /// The evaluation of `variant` with parameters `params`.
     pub fn new(variant: VariantKind, params: &Params) -> Evaluator {
+        let chess_terms;
+        let params = match variant {
+            VariantKind::Chess | VariantKind::Chess960 => {
+                chess_terms = params.chess_positional();
+                &chess_terms
+            }
+            _ => params,
+        };
         let v = variant.variant();
         let def = &v.def;
         let (values, (hand_mg, hand_eg)) = piece_values(variant, params);
@@ -652,7 +660,11 @@ mod tests {
         for variant in VariantKind::ALL {
             let eval = Evaluator::new(variant, &params);
             let pos = Position::start(variant, &StartSpec::Default).unwrap();
-            assert_eq!(eval.evaluate(&pos), params.tempo, "{variant}");
+            let tempo = match variant {
+                VariantKind::Chess | VariantKind::Chess960 => params.chess_tempo,
+                _ => params.tempo,
+            };
+            assert_eq!(eval.evaluate(&pos), tempo, "{variant}");
         }
     }
 
@@ -777,5 +789,39 @@ mod tests {
         let b = Position::from_fen(VariantKind::Chess, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(eval.evaluate(&w) > 800);
         assert!(eval.evaluate(&b) < -800);
+    }
+
+    #[test]
+    fn chess_reads_its_own_positional_terms_and_the_ajax_variants_theirs() {
+        let chess =
+            Position::from_fen(VariantKind::Chess, "4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let afc = Position::from_fen(
+            VariantKind::AjaxFalcon,
+            "4k5/10/10/10/10/10/10/5K4[] w - - 0 1",
+        )
+        .unwrap();
+        let score = |variant, pos: &Position, p: &Params| Evaluator::new(variant, p).evaluate(pos);
+        let defaults = Params::default();
+        let mut ajax_tempo = defaults.clone();
+        ajax_tempo.tempo += 10;
+        let mut chess_tempo = defaults.clone();
+        chess_tempo.chess_tempo += 10;
+        // Bare kings: the score is the tempo bonus of the side to move.
+        assert_eq!(
+            score(VariantKind::Chess, &chess, &ajax_tempo),
+            score(VariantKind::Chess, &chess, &defaults)
+        );
+        assert_eq!(
+            score(VariantKind::Chess, &chess, &chess_tempo),
+            score(VariantKind::Chess, &chess, &defaults) + 10
+        );
+        assert_eq!(
+            score(VariantKind::AjaxFalcon, &afc, &chess_tempo),
+            score(VariantKind::AjaxFalcon, &afc, &defaults)
+        );
+        assert_eq!(
+            score(VariantKind::AjaxFalcon, &afc, &ajax_tempo),
+            score(VariantKind::AjaxFalcon, &afc, &defaults) + 10
+        );
     }
 }

@@ -87,6 +87,47 @@ macro_rules! define_params {
         ];
 
         impl Params {
+    /// These parameters as chess and Chess960 play them: the positional
+    /// terms the evaluation reads under `eval.*` replaced by the
+    /// `chess.eval.*` set. The Ajax variants' fit to Fairy-Stockfish
+    /// (`eval.*`) cost chess 105.6 ± 39.4 Elo at 4000 nodes, so the
+    /// reference variants keep terms of their own.
+    #[must_use]
+    pub fn chess_positional(&self) -> Params {
+        let mut p = self.clone();
+        p.bishop_pair_mg = self.chess_bishop_pair_mg;
+        p.bishop_pair_eg = self.chess_bishop_pair_eg;
+        p.mobility_mg = self.chess_mobility_mg;
+        p.mobility_eg = self.chess_mobility_eg;
+        p.pst_mg = self.chess_pst_mg;
+        p.pst_eg = self.chess_pst_eg;
+        p.king_center_eg = self.chess_king_center_eg;
+        p.king_home_mg = self.chess_king_home_mg;
+        p.pawn_advance_mg = self.chess_pawn_advance_mg;
+        p.pawn_advance_eg = self.chess_pawn_advance_eg;
+        p.passed_mg = self.chess_passed_mg;
+        p.passed_eg = self.chess_passed_eg;
+        p.passed_king_eg = self.chess_passed_king_eg;
+        p.doubled = self.chess_doubled;
+        p.isolated = self.chess_isolated;
+        p.king_shield = self.chess_king_shield;
+        p.king_attack = self.chess_king_attack;
+        p.king_attackers = self.chess_king_attackers;
+        p.king_safe_check = self.chess_king_safe_check;
+        p.king_danger_div = self.chess_king_danger_div;
+        p.threat_pawn_mg = self.chess_threat_pawn_mg;
+        p.threat_pawn_eg = self.chess_threat_pawn_eg;
+        p.threat_lesser_mg = self.chess_threat_lesser_mg;
+        p.threat_lesser_eg = self.chess_threat_lesser_eg;
+        p.hanging_mg = self.chess_hanging_mg;
+        p.hanging_eg = self.chess_hanging_eg;
+        p.drawish_scale = self.chess_drawish_scale;
+        p.tempo = self.chess_tempo;
+        p
+    }
+}
+
+impl Params {
             /// The value of the parameter `name`.
             pub fn get(&self, name: &str) -> Option<i32> {
                 match name {
@@ -151,7 +192,7 @@ define_params! {
     amrc_minister_hand_eg: "amrc.minister.hand.eg" = 560, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand while a gate remains, endgame.";
     amrc_prime_minister_mg: "amrc.prime_minister.mg" = 691, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister BNmW, middlegame (Archbishop ~8.5 on 9x9).";
     amrc_prime_minister_eg: "amrc.prime_minister.eg" = 1152, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister, endgame.";
-    // ---- evaluation terms, all variants ----
+    // ---- evaluation terms of the Ajax variants (fitted by `ajaxlab tune` to Fairy-Stockfish self-play) ----
     bishop_pair_mg: "eval.bishop_pair.mg" = 38, [0, 120], c_end 4.0, r_end 0.002, "Bonus for two bishops, middlegame (Kaufman ~0.5 pawn).";
     bishop_pair_eg: "eval.bishop_pair.eg" = 46, [0, 120], c_end 4.0, r_end 0.002, "Bonus for two bishops, endgame.";
     mobility_mg: "eval.mobility.mg" = 3, [0, 30], c_end 1.0, r_end 0.002, "Mobility, middlegame: per step of 4·sqrt(n) − 8, n the squares a piece reaches in its mobility area.";
@@ -180,6 +221,35 @@ define_params! {
     hanging_eg: "eval.hanging.eg" = 25, [0, 200], c_end 3.0, r_end 0.002, "Per enemy piece we attack that nothing defends, endgame.";
     drawish_scale: "eval.drawish.scale" = 1, [1, 64], c_end 2.0, r_end 0.002, "Endgame score of a side without pawns and at most a minor piece ahead, in 64ths.";
     tempo: "eval.tempo" = 29, [0, 50], c_end 2.0, r_end 0.002, "Bonus for the side to move.";
+    // ---- evaluation terms of chess and Chess960 (the hand-set values the Ajax fit started from) ----
+    chess_bishop_pair_mg: "chess.eval.bishop_pair.mg" = 30, [0, 120], c_end 4.0, r_end 0.002, "Chess and Chess960: bonus for two bishops, middlegame (Kaufman ~0.5 pawn).";
+    chess_bishop_pair_eg: "chess.eval.bishop_pair.eg" = 50, [0, 120], c_end 4.0, r_end 0.002, "Chess and Chess960: bonus for two bishops, endgame.";
+    chess_mobility_mg: "chess.eval.mobility.mg" = 5, [0, 30], c_end 1.0, r_end 0.002, "Chess and Chess960: mobility, middlegame: per step of 4·sqrt(n) − 8, n the squares a piece reaches in its mobility area.";
+    chess_mobility_eg: "chess.eval.mobility.eg" = 5, [0, 30], c_end 1.0, r_end 0.002, "Chess and Chess960: mobility, endgame, the same scale.";
+    chess_pst_mg: "chess.eval.pst.mg" = 3, [0, 20], c_end 0.5, r_end 0.002, "Chess and Chess960: square table, middlegame: per square a piece reaches from its square on an empty board above its mean reach.";
+    chess_pst_eg: "chess.eval.pst.eg" = 2, [0, 20], c_end 0.5, r_end 0.002, "Chess and Chess960: square table, endgame, the same scale.";
+    chess_king_center_eg: "chess.eval.king_center.eg" = 8, [0, 30], c_end 1.5, r_end 0.002, "Chess and Chess960: per step of king centrality, endgame.";
+    chess_king_home_mg: "chess.eval.king_home.mg" = 20, [0, 80], c_end 3.0, r_end 0.002, "Chess and Chess960: king on its first rank, middlegame.";
+    chess_pawn_advance_mg: "chess.eval.pawn_advance.mg" = 3, [0, 20], c_end 1.0, r_end 0.002, "Chess and Chess960: per rank a pawn has advanced, middlegame.";
+    chess_pawn_advance_eg: "chess.eval.pawn_advance.eg" = 6, [0, 30], c_end 1.0, r_end 0.002, "Chess and Chess960: per rank a pawn has advanced, endgame.";
+    chess_passed_mg: "chess.eval.passed.mg" = 5, [0, 40], c_end 1.0, r_end 0.002, "Chess and Chess960: passed pawn, times its progress squared (ranks advanced, on chess's scale), middlegame.";
+    chess_passed_eg: "chess.eval.passed.eg" = 9, [0, 40], c_end 1.0, r_end 0.002, "Chess and Chess960: passed pawn, the same scale, endgame (halved when the square ahead is occupied).";
+    chess_passed_king_eg: "chess.eval.passed.king.eg" = 3, [0, 20], c_end 0.5, r_end 0.002, "Chess and Chess960: passed pawn, endgame: per step the enemy king is farther than the own from the square ahead, times its progress.";
+    chess_doubled: "chess.eval.doubled" = 12, [0, 60], c_end 2.0, r_end 0.002, "Chess and Chess960: penalty per pawn behind another on its file.";
+    chess_isolated: "chess.eval.isolated" = 10, [0, 60], c_end 2.0, r_end 0.002, "Chess and Chess960: penalty per pawn with no own pawn on neighbouring files.";
+    chess_king_shield: "chess.eval.king_shield" = 12, [0, 60], c_end 2.0, r_end 0.002, "Chess and Chess960: per own pawn on the three squares in front of the king, middlegame.";
+    chess_king_attack: "chess.eval.king_attack" = 6, [0, 40], c_end 1.0, r_end 0.002, "Chess and Chess960: king danger units per enemy attack on the king's neighbourhood.";
+    chess_king_attackers: "chess.eval.king.attackers" = 10, [0, 60], c_end 1.5, r_end 0.002, "Chess and Chess960: king danger units per enemy piece attacking the king's neighbourhood.";
+    chess_king_safe_check: "chess.eval.king.safe_check" = 25, [0, 100], c_end 3.0, r_end 0.002, "Chess and Chess960: king danger units per safe check the enemy has (a move or drop to a square we do not attack).";
+    chess_king_danger_div: "chess.eval.king.danger_div" = 48, [8, 400], c_end 4.0, r_end 0.002, "Chess and Chess960: king danger in centipawns (middlegame) is units² divided by this.";
+    chess_threat_pawn_mg: "chess.eval.threat.pawn.mg" = 45, [0, 200], c_end 4.0, r_end 0.002, "Chess and Chess960: per enemy piece our pawns attack, middlegame.";
+    chess_threat_pawn_eg: "chess.eval.threat.pawn.eg" = 30, [0, 200], c_end 4.0, r_end 0.002, "Chess and Chess960: per enemy piece our pawns attack, endgame.";
+    chess_threat_lesser_mg: "chess.eval.threat.lesser.mg" = 30, [0, 200], c_end 3.0, r_end 0.002, "Chess and Chess960: per enemy piece attacked by a piece worth less, middlegame.";
+    chess_threat_lesser_eg: "chess.eval.threat.lesser.eg" = 20, [0, 200], c_end 3.0, r_end 0.002, "Chess and Chess960: per enemy piece attacked by a piece worth less, endgame.";
+    chess_hanging_mg: "chess.eval.hanging.mg" = 25, [0, 200], c_end 3.0, r_end 0.002, "Chess and Chess960: per enemy piece we attack that nothing defends, middlegame.";
+    chess_hanging_eg: "chess.eval.hanging.eg" = 15, [0, 200], c_end 3.0, r_end 0.002, "Chess and Chess960: per enemy piece we attack that nothing defends, endgame.";
+    chess_drawish_scale: "chess.eval.drawish.scale" = 16, [1, 64], c_end 2.0, r_end 0.002, "Chess and Chess960: endgame score of a side without pawns and at most a minor piece ahead, in 64ths.";
+    chess_tempo: "chess.eval.tempo" = 12, [0, 50], c_end 2.0, r_end 0.002, "Chess and Chess960: bonus for the side to move.";
     // ---- search ----
     aspiration: "search.aspiration" = 25, [5, 200], c_end 4.0, r_end 0.002, "Half-width of the aspiration window.";
     aspiration_depth: "search.aspiration.depth" = 5, [1, 20], c_end 0.5, r_end 0.002, "First iteration searched with an aspiration window.";

@@ -45,9 +45,12 @@ pub fn variant_prefix(variant: VariantKind) -> &'static str {
     }
 }
 
-/// Whether the parameter `name` changes the evaluation of `variant`.
+/// Whether the parameter `name` changes the evaluation of `variant`: its
+/// own values, and the positional terms `eval.*` of the Ajax variants
+/// (chess and Chess960 read theirs as `chess.eval.*`).
 fn affects(name: &str, variant: VariantKind) -> bool {
-    name.starts_with("eval.") || name.starts_with(variant_prefix(variant))
+    let ajax = !matches!(variant, VariantKind::Chess | VariantKind::Chess960);
+    (ajax && name.starts_with("eval.")) || name.starts_with(variant_prefix(variant))
 }
 
 /// One move of a stored game.
