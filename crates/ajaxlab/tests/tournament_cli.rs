@@ -1,5 +1,5 @@
 //! `ajaxlab match --tournament` as a user runs it: three builtin players at
-//! different depths in a round robin and a gauntlet, each pairing stored in
+//! different node limits in a round robin and a gauntlet, each pairing stored in
 //! its own directory, and `ajaxlab report` fitting one rating table over
 //! all of them.
 
@@ -13,10 +13,12 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ajaxlab");
 
-const FIELD: &str = "variant = \"chess\"\ngames = 4\n\
-    [[players]]\nengine = \"builtin\"\nname = \"d1\"\ntc = \"depth=1\"\n\
-    [[players]]\nengine = \"builtin\"\nname = \"d2\"\ntc = \"depth=2\"\n\
-    [[players]]\nengine = \"builtin\"\nname = \"d3\"\ntc = \"depth=3\"\n";
+/// Close enough in strength that no player takes every point (which
+/// leaves a maximum-likelihood rating unbounded).
+const FIELD: &str = "variant = \"chess\"\ngames = 8\n\
+    [[players]]\nengine = \"builtin\"\nname = \"d1\"\ntc = \"nodes=300\"\n\
+    [[players]]\nengine = \"builtin\"\nname = \"d2\"\ntc = \"nodes=500\"\n\
+    [[players]]\nengine = \"builtin\"\nname = \"d3\"\ntc = \"nodes=800\"\n";
 
 /// Runs `ajaxlab ARGS…`, which must succeed: its standard output.
 fn ajaxlab(args: &[&str], dir: &Path) -> String {
@@ -91,14 +93,14 @@ fn a_round_robin_plays_every_pairing_and_the_report_rates_every_player() {
     let report = ajaxlab(&["report", "rr"], &dir);
     let rows = rating_rows(&report);
     assert_eq!(rows.len(), 3, "{report}");
-    // Each plays 4 games against each of the two others; the points add up.
-    assert!(rows.iter().all(|r| r.1 == 8), "{rows:?}");
-    let points: f64 = rows.iter().map(|r| r.2 / 100.0 * 8.0).sum();
+    // Each plays 8 games against each of the two others; the points add up.
+    assert!(rows.iter().all(|r| r.1 == 16), "{rows:?}");
+    let points: f64 = rows.iter().map(|r| r.2 / 100.0 * 16.0).sum();
     assert!(
-        (points - 12.0).abs() < 0.2,
-        "{points} points in 12 games: {rows:?}"
+        (points - 24.0).abs() < 0.2,
+        "{points} points in 24 games: {rows:?}"
     );
-    // The same seed and depths give the same games: the table repeats.
+    // The same seed and node limits give the same games: the table repeats.
     let again = tournament("round-robin", "rr2", &dir);
     assert_eq!(
         rating_rows(&ajaxlab(&["report", "rr2"], &dir)),
@@ -117,4 +119,46 @@ fn a_gauntlet_pits_the_first_player_against_each_of_the_others() {
         pairings[0].starts_with("d1 vs d2: ") && pairings[1].starts_with("d1 vs d3: "),
         "{out}"
     );
+}
+
+#[test]
+fn a_second_tournament_without_out_gets_a_directory_of_its_own() {
+    let dir = field_dir("default-out");
+    let run = || {
+        ajaxlab(
+            &[
+                "match",
+                "--config",
+                "field.toml",
+                "--tournament",
+                "gauntlet",
+                "--quiet",
+            ],
+            &dir,
+        )
+    };
+    let report_line = |out: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix("rating table: ajaxlab report "))
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_owned()
+    };
+    let (first, second) = (report_line(&run()), report_line(&run()));
+    assert_eq!(first, "runs/match-chess-1");
+    assert_eq!(second, "runs/match-chess-1-2");
+    // A plain match after them does not write into either.
+    let plain = ajaxlab(
+        &[
+            "match",
+            "--variant",
+            "chess",
+            "--tc",
+            "depth=1",
+            "--games",
+            "2",
+            "--quiet",
+        ],
+        &dir,
+    );
+    assert!(plain.contains("wrote runs/match-chess-1-3/"), "{plain}");
 }

@@ -188,13 +188,16 @@ pub enum OutError {
     HoldsGames(PathBuf),
 }
 
-/// Whether `dir` holds games of a run (Parquet game files or a PGN file).
+/// Whether `dir`, or a directory below it (a tournament's pairings),
+/// holds games of a run (Parquet game files or a PGN file).
 pub fn holds_games(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries.flatten().any(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            (name.starts_with("games-") && name.ends_with(".parquet")) || name == "games.pgn"
+            (name.starts_with("games-") && name.ends_with(".parquet"))
+                || name == "games.pgn"
+                || e.file_type().is_ok_and(|t| t.is_dir()) && holds_games(&e.path())
         })
     })
 }
@@ -837,6 +840,21 @@ mod tests {
                 .contains("name a new directory with --out"),
             "{named}"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+        // A tournament's games lie one directory down, and count too.
+        let pairing = dir.join("01-a-vs-b");
+        std::fs::create_dir_all(&pairing).unwrap();
+        assert_eq!(
+            directory_for_new_games(dir.clone(), OutChoice::Default),
+            Ok(dir.clone())
+        );
+        std::fs::write(pairing.join("games-00000.parquet"), b"").unwrap();
+        let second = PathBuf::from(format!("{}-2", dir.display()));
+        assert_eq!(
+            directory_for_new_games(dir.clone(), OutChoice::Default),
+            Ok(second)
+        );
+        assert!(directory_for_new_games(dir.clone(), OutChoice::Named).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -334,6 +334,14 @@ fn fen_problem(e: &FenError) -> String {
     format!("not a position: bad {field} field")
 }
 
+/// Why `pos` cannot start a game: it is already over by the rules (a
+/// finished game's last position in a book), or `None`.
+pub(crate) fn already_over(pos: &Position) -> Option<String> {
+    ajaxlab_rules::Game::new(*pos)
+        .outcome()
+        .map(|o| format!("the game is already over ({}): nothing to play", o.reason()))
+}
+
 /// Reads FEN or EPD lines (`#` comments and blank lines skipped); EPD lines
 /// (four fields, then `;`-separated opcodes) get clocks `0 1`.
 ///
@@ -385,8 +393,11 @@ pub fn read_positions(variant: VariantKind, path: &Path) -> Result<Vec<String>, 
                 i + 1
             )));
         };
-        Position::from_fen(variant, &fen)
+        let pos = Position::from_fen(variant, &fen)
             .map_err(|e| file_err(format!("line {}: {}", i + 1, fen_problem(&e))))?;
+        if let Some(over) = already_over(&pos) {
+            return Err(file_err(format!("line {}: {over}", i + 1)));
+        }
         fens.push(fen);
     }
     if fens.is_empty() {
@@ -793,5 +804,17 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("root"), "{text}");
+    }
+
+    #[test]
+    fn a_position_whose_game_is_over_is_refused_naming_its_line() {
+        // Fool's mate: White is checkmated.
+        let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq -\n";
+        let book = book_file("mated", "epd", &format!("{CHESS_BOOK}{mated}"));
+        let e = Openings::parse(VariantKind::Chess, &format!("file:{book}"), None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("file {book}: line 4: the game is already over (checkmate): nothing to play")
+        );
     }
 }

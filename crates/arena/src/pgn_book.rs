@@ -90,6 +90,16 @@ pub fn read_pgn_book(
         for &m in &moves[..keep] {
             pos.play_unchecked(m);
         }
+        if let Some(over) = crate::opening::already_over(&pos) {
+            let after = if keep == moves.len() {
+                "after its moves".to_owned()
+            } else {
+                format!("after {keep} plies")
+            };
+            return Err(at(format!(
+                "{after}, {over} (fewer plies=N for a book of finished games)"
+            )));
+        }
         fens.push(pos.fen());
     }
     if fens.is_empty() {
@@ -139,5 +149,17 @@ mod tests {
         assert!(e.to_string().contains("game at line 1"), "{e}");
         let e = book("[Variant \"ajax-falcon\"]\n\n1. e4 *\n", None).unwrap_err();
         assert!(e.to_string().contains("not chess"), "{e}");
+    }
+
+    #[test]
+    fn a_finished_game_is_no_opening_unless_cut_short() {
+        let mate = "[Event \"fool\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        let e = book(mate, None).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("after its moves, the game is already over (checkmate)"),
+            "{e}"
+        );
+        assert!(book(mate, Some(3)).is_ok());
     }
 }

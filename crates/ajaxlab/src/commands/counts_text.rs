@@ -1,7 +1,8 @@
 //! Result counts as users paste them: `--wdl` (W,D,L or keyed
-//! `w=…,d=…,l=…`), cutechess-cli's `Score of A vs B: W - L - D [s] N` and
-//! Fishtest's `W: … L: … D: …` (with its `Ptnml(0-2): …` line, if pasted,
-//! preferred). Each form has its own order, so each is read by its own
+//! `w=…,d=…,l=…`), cutechess-cli's `Score of A vs B: W - L - D [s] N`,
+//! fastchess's `Games: N, Wins: W, Losses: L, Draws: D` and Fishtest's
+//! `W: … L: … D: …` (with a `Ptnml(0-2): …` line, fastchess's or
+//! Fishtest's, if pasted, preferred). Each form has its own order, so each is read by its own
 //! parser and none is guessed from the numbers.
 
 use ajaxlab_stats::{Counts, Pentanomial, Trinomial};
@@ -37,7 +38,7 @@ pub(crate) enum CountsError {
     },
     /// A cutechess-cli line without `W - L - D`.
     #[error(
-        "--cutechess '{0}': expected cutechess-cli's \"Score of A vs B: W - L - D [score] N\" (wins - losses - draws)"
+        "--cutechess '{0}': expected cutechess-cli's \"Score of A vs B: W - L - D [score] N\" (wins - losses - draws) or fastchess's \"Games: N, Wins: W, Losses: L, Draws: D\""
     )]
     Cutechess(String),
     /// A cutechess-cli line whose total disagrees with its counts.
@@ -136,12 +137,21 @@ pub(crate) fn wdl(text: &str) -> Result<Counts, CountsError> {
 }
 
 /// `--cutechess`: the `Score of A vs B: W - L - D [score] N` line
-/// cutechess-cli (and fastchess) print; the total, when present, must agree.
+/// cutechess-cli (and fastchess in its cutechess mode) print, or
+/// fastchess's own result block (`Games: N, Wins: W, Losses: L, Draws: D`,
+/// its `Ptnml(0-2): [..]` preferred when pasted too); a total, when
+/// present, must agree.
 ///
 /// # Errors
 /// [`CountsError`] naming `--cutechess`.
 pub(crate) fn cutechess(text: &str) -> Result<Counts, CountsError> {
     const FLAG: &str = "--cutechess";
+    if let Some(penta) = ptnml(FLAG, text) {
+        return penta;
+    }
+    if text.contains("Wins:") {
+        return fastchess_games(text);
+    }
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let found = tokens.windows(5).enumerate().find_map(|(i, w)| {
         let numbers = [w[0], w[2], w[4]].map(|t| t.parse::<u64>().ok());
@@ -181,13 +191,8 @@ pub(crate) fn cutechess(text: &str) -> Result<Counts, CountsError> {
 /// [`CountsError`] naming `--fishtest`.
 pub(crate) fn fishtest(text: &str) -> Result<Counts, CountsError> {
     const FLAG: &str = "--fishtest";
-    if let Some((_, rest)) = text.split_once("Ptnml(0-2):") {
-        let list: String = rest
-            .split_whitespace()
-            .take_while(|t| t.trim_end_matches(',').parse::<u64>().is_ok())
-            .collect();
-        let v = counts_list(FLAG, &list, 5)?;
-        return Ok(Pentanomial::new([v[0], v[1], v[2], v[3], v[4]]).into());
+    if let Some(penta) = ptnml(FLAG, text) {
+        return penta;
     }
     // Only `W:`, `L:` and `D:` are read: the rest of a pasted block
     // (`LLR: …`, `Total: …`, `Elo: …`) is not counts.
@@ -197,6 +202,54 @@ pub(crate) fn fishtest(text: &str) -> Result<Counts, CountsError> {
         .filter(|w| ["W:", "L:", "D:"].contains(&w[0]))
         .map(|w| (w[0].trim_end_matches(':').to_owned(), w[1].to_owned()));
     keyed(FLAG, pairs, ["W", "D", "L"]).map(Counts::from)
+}
+
+/// The pentanomial counts of a pasted `Ptnml(0-2): LL, LD, DD+WL, WD, WW`
+/// line, Fishtest's bare or fastchess's in brackets; `None` without one.
+fn ptnml(flag: &'static str, text: &str) -> Option<Result<Counts, CountsError>> {
+    let (_, rest) = text.split_once("Ptnml(0-2):")?;
+    let list: String = rest
+        .trim_start()
+        .trim_start_matches('[')
+        .split_whitespace()
+        .map(|t| t.trim_end_matches(',').trim_end_matches(']'))
+        .take_while(|t| t.parse::<u64>().is_ok())
+        .collect::<Vec<_>>()
+        .join(",");
+    Some(
+        counts_list(flag, &list, 5)
+            .map(|v| Pentanomial::new([v[0], v[1], v[2], v[3], v[4]]).into()),
+    )
+}
+
+/// fastchess's `Games: N, Wins: W, Losses: L, Draws: D, Points: …` line.
+fn fastchess_games(text: &str) -> Result<Counts, CountsError> {
+    const FLAG: &str = "--cutechess";
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .collect();
+    let pairs = tokens
+        .windows(2)
+        .filter(|w| ["Wins:", "Losses:", "Draws:"].contains(&w[0]))
+        .map(|w| (w[0][..1].to_owned(), w[1].to_owned()));
+    let counts = keyed(FLAG, pairs, ["W", "D", "L"])?;
+    let total = tokens
+        .windows(2)
+        .find(|w| w[0] == "Games:")
+        .map(|w| count(FLAG, w[1]))
+        .transpose()?;
+    let sum = counts.wins + counts.draws + counts.losses;
+    if let Some(total) = total.filter(|&t| t != sum) {
+        return Err(CountsError::CutechessTotal {
+            wins: counts.wins,
+            losses: counts.losses,
+            draws: counts.draws,
+            sum,
+            total,
+        });
+    }
+    Ok(counts.into())
 }
 
 #[cfg(test)]
@@ -224,6 +277,13 @@ mod tests {
         assert_eq!(wdl_of(fishtest("W: 120 L: 80 D: 200").unwrap()), expected);
         assert_eq!(
             wdl_of(
+                cutechess("Games: 400, Wins: 120, Losses: 80, Draws: 200, Points: 220.0 (55.00 %)")
+                    .unwrap()
+            ),
+            expected
+        );
+        assert_eq!(
+            wdl_of(
                 fishtest("LLR: 0.33 (-2.94,2.94) <-1.75,0.25>\nTotal: 400 W: 120 L: 80 D: 200")
                     .unwrap()
             ),
@@ -235,6 +295,20 @@ mod tests {
     fn fishtest_pentanomial_counts_win_over_its_game_counts() {
         let c = fishtest("Total: 400 W: 120 L: 80 D: 200\nPtnml(0-2): 10, 30, 80, 50, 30").unwrap();
         assert_eq!(c, Pentanomial::new([10, 30, 80, 50, 30]).into());
+        let fastchess = "Games: 400, Wins: 120, Losses: 80, Draws: 200, Points: 220.0 (55.00 %)\n\
+                         Ptnml(0-2): [10, 30, 80, 50, 30], WL/DD Ratio: 1.00";
+        assert_eq!(
+            cutechess(fastchess).unwrap(),
+            Pentanomial::new([10, 30, 80, 50, 30]).into()
+        );
+        assert!(matches!(
+            cutechess("Games: 401, Wins: 120, Losses: 80, Draws: 200"),
+            Err(CountsError::CutechessTotal {
+                sum: 400,
+                total: 401,
+                ..
+            })
+        ));
     }
 
     #[test]

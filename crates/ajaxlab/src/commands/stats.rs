@@ -19,7 +19,7 @@ pub(crate) struct StatsArgs {
     /// cutechess-cli prints W - L - D and Fishtest W: L: D: paste those with --cutechess or --fishtest.
     #[arg(long, verbatim_doc_comment)]
     wdl: Option<String>,
-    /// cutechess-cli's or fastchess's line, as printed: "Score of A vs B: W - L - D [score] N".
+    /// cutechess-cli's line, "Score of A vs B: W - L - D [score] N", or fastchess's result block ("Games: N, Wins: W, Losses: L, Draws: D", with its Ptnml(0-2) line if pasted).
     #[arg(long)]
     cutechess: Option<String>,
     /// Fishtest's counts, as shown: "W: 120 L: 80 D: 200" (a pasted "Ptnml(0-2): …" is used instead).
