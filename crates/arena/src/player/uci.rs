@@ -71,6 +71,15 @@ fn fairy_stockfish_fix(engine_id: &str, options: &[(String, String)], command: &
         return String::new();
     }
     match options.iter().find(|(name, _)| name == "VariantPath") {
+        Some((_, path)) if !std::path::Path::new(path).is_file() => {
+            let here = std::env::current_dir().map_or_else(
+                |_| "the working directory".into(),
+                |d| d.display().to_string(),
+            );
+            format!(
+                "; VariantPath={path} names no file (a relative path is read from {here}): give the path of ajaxlab's {FSF_VARIANTS_FILE}"
+            )
+        }
         Some((_, path)) => format!(
             "; Fairy-Stockfish read VariantPath={path}, which does not define it: use {FSF_VARIANTS_FILE}"
         ),
@@ -449,9 +458,20 @@ mod tests {
         let fsf = chess_only_engine("Fairy-Stockfish 14 LB by Fabian Fichter");
         let e = start_error(fsf.clone(), Vec::new());
         assert!(e.contains(",VariantPath=tests/fsf/fsf-variants.ini"), "{e}");
-        let e = start_error(fsf, vec![("VariantPath".into(), "my.ini".into())]);
+        let e = start_error(
+            fsf.clone(),
+            vec![("VariantPath".into(), "no-such.ini".into())],
+        );
         assert!(
-            e.contains("VariantPath=my.ini, which does not define it"),
+            e.contains("VariantPath=no-such.ini names no file (a relative path is read from /"),
+            "{e}"
+        );
+        let other_variants = fsf.with_extension("ini");
+        std::fs::write(&other_variants, "[othervariant:chess]\n").unwrap();
+        let path = other_variants.display().to_string();
+        let e = start_error(fsf, vec![("VariantPath".into(), path.clone())]);
+        assert!(
+            e.contains(&format!("VariantPath={path}, which does not define it")),
             "{e}"
         );
         let other = start_error(chess_only_engine("Stockfish 17"), Vec::new());
