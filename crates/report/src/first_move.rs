@@ -8,7 +8,7 @@ use crate::error::ReportError;
 use crate::load::Run;
 use crate::plot::{self, Chart, GREY, HLine, Intervals, PALETTE};
 use crate::table::Table;
-use crate::{fmt_elo, fmt_plots, stem};
+use crate::{fmt_elo, fmt_plots, score_interval, stem};
 use ajaxlab_stats::{
     EloEstimate, GroupEstimate, Heterogeneity, HeterogeneityError, Interval, Shrunken, Trinomial,
     Z_95, heterogeneity, score_to_elo,
@@ -140,10 +140,7 @@ pub(crate) fn report(run: &Run, out: &Path) -> Result<FirstMoveReport, ReportErr
         id: run.id.clone(),
         overall,
         white_score,
-        score_interval: Interval {
-            low: white_score - half,
-            high: white_score + half,
-        },
+        score_interval: score_interval(white_score, half),
         elo: overall.elo().ok(),
         starts,
         heterogeneity: test,

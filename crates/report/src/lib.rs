@@ -226,6 +226,16 @@ pub(crate) fn stem(kind: RunKind, id: &str, what: &str) -> String {
     format!("{kind}-{}-{what}", ajaxlab_store::file_safe(id))
 }
 
+/// The 95% interval of a score (0 to 1) of normal half-width `half`, kept
+/// between 0 and 1: a score cannot leave them, the normal approximation
+/// can (3 wins and a loss: 0.75 ± 0.42).
+pub(crate) fn score_interval(score: f64, half: f64) -> ajaxlab_stats::Interval {
+    ajaxlab_stats::Interval {
+        low: (score - half).max(0.0),
+        high: (score + half).min(1.0),
+    }
+}
+
 /// `+12.34 ± 5.67 (95%: +6.70 .. +18.01)`.
 pub(crate) fn fmt_elo(e: &EloEstimate) -> String {
     format!(
@@ -248,6 +258,14 @@ pub(crate) fn fmt_plots(f: &mut fmt::Formatter<'_>, files: &[PathBuf]) -> fmt::R
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_score_interval_stays_between_nought_and_one() {
+        let i = super::score_interval(0.75, 0.4243);
+        assert!((i.low - 0.3257).abs() < 1e-9 && i.high == 1.0, "{i:?}");
+        let i = super::score_interval(0.1, 0.3);
+        assert!(i.low == 0.0 && (i.high - 0.4).abs() < 1e-9, "{i:?}");
+    }
+
     use super::*;
 
     #[test]

@@ -6,7 +6,7 @@ use crate::error::ReportError;
 use crate::load::Run;
 use crate::pairs::{Pairs, pair_up};
 use crate::plot::{self, Band, Chart, GREY, HLine, Line, PALETTE};
-use crate::{fmt_elo, fmt_plots, stem};
+use crate::{fmt_elo, fmt_plots, score_interval, stem};
 use ajaxlab_stats::{
     EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtError, Status, Trinomial, Z_95,
     hypotheses_text,
@@ -260,14 +260,11 @@ impl fmt::Display for MatchReport {
         let w = self.white;
         if let (Ok(score), Ok(variance)) = (w.score(), w.variance()) {
             let half = Z_95 * (variance / w.games() as f64).sqrt();
+            let interval = score_interval(score, half);
             writeln!(
                 f,
                 "  White {} wins, {} draws, {} losses: score {score:.4} (95%: {:.4} .. {:.4})",
-                w.wins,
-                w.draws,
-                w.losses,
-                score - half,
-                score + half
+                w.wins, w.draws, w.losses, interval.low, interval.high
             )?;
         }
         match &self.sprt {
