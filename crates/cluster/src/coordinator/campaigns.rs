@@ -394,7 +394,7 @@ impl Coordinator {
         )?;
         self.write_spsa_trajectory(id, true)?;
         if state.is_over() {
-            self.write_campaign_pgn(id)?;
+            self.write_campaign_pgn_or_warn(id);
         }
         self.changed();
         self.campaign(id)

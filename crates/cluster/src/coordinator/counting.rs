@@ -274,7 +274,7 @@ impl Coordinator {
         drop(db);
         self.write_spsa_trajectory(campaign, done >= total)?;
         if done >= total || decided {
-            self.write_campaign_pgn(campaign)?;
+            self.write_campaign_pgn_or_warn(campaign);
         }
         self.changed();
         Ok(())

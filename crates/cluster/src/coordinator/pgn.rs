@@ -49,6 +49,18 @@ impl Coordinator {
         Ok(())
     }
 
+    /// [`Coordinator::write_campaign_pgn`] when a campaign ends: a failure
+    /// is logged, not returned, because the unit that ended it is counted
+    /// already; the next start-up writes the missing file.
+    pub(super) fn write_campaign_pgn_or_warn(&self, campaign: &str) {
+        if let Err(e) = self.write_campaign_pgn(campaign) {
+            tracing::warn!(
+                campaign,
+                "games.pgn not written (written again at start-up): {e}"
+            );
+        }
+    }
+
     /// At start-up: the PGN of every ended campaign that asks for one and
     /// has none yet.
     pub(super) fn write_missing_pgn(&self, ids: &[String]) -> Result<(), CoordinatorError> {
