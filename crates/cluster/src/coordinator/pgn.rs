@@ -26,7 +26,7 @@ impl Coordinator {
     ///
     /// # Errors
     /// A unit file that cannot be read, or the PGN file not written.
-    pub(super) fn write_campaign_pgn(&self, campaign: &str) -> Result<(), CoordinatorError> {
+    fn write_campaign_pgn(&self, campaign: &str) -> Result<(), CoordinatorError> {
         if !self.wants_pgn(campaign) {
             return Ok(());
         }
@@ -49,9 +49,9 @@ impl Coordinator {
         Ok(())
     }
 
-    /// [`Coordinator::write_campaign_pgn`] when a campaign ends: a failure
-    /// is logged, not returned, because the unit that ended it is counted
-    /// already; the next start-up writes the missing file.
+    /// `write_campaign_pgn`, a failure logged rather than returned: the
+    /// unit that ended the campaign is counted already, and a coordinator
+    /// must start whatever a PGN file says; the next start-up tries again.
     pub(super) fn write_campaign_pgn_or_warn(&self, campaign: &str) {
         if let Err(e) = self.write_campaign_pgn(campaign) {
             tracing::warn!(
@@ -67,7 +67,7 @@ impl Coordinator {
         for id in ids {
             if self.campaign(id)?.state.is_over() && !self.campaign_dir(id).join(PGN_FILE).exists()
             {
-                self.write_campaign_pgn(id)?;
+                self.write_campaign_pgn_or_warn(id);
             }
         }
         Ok(())
