@@ -11,6 +11,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed={}", file.display());
     let mut config = tonic_prost_build::Config::new();
     config.protoc_executable(protoc_bin_vendored::protoc_bin_path()?);
-    tonic_prost_build::configure().compile_with_config(config, &[file], &[proto_dir])?;
+    // Every service decodes through the budget codec (src/codec.rs), which
+    // counts a submission's games before it decodes them.
+    tonic_prost_build::configure()
+        .codec_path("crate::codec::BudgetCodec")
+        .compile_with_config(config, &[file], &[proto_dir])?;
     Ok(())
 }

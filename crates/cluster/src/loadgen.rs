@@ -95,6 +95,7 @@ fn synthetic_games(
         })
         .collect();
     let mut games = Vec::with_capacity(count as usize * 2);
+    let now = crate::coordinator::now_ms();
     for pair in first..first + count {
         let seed = pair_seed(config.seed, pair);
         let shared = config
@@ -139,8 +140,8 @@ fn synthetic_games(
                     time_ms: 0,
                 }],
                 final_fen: after,
-                started_at_ms: 0,
-                ended_at_ms: 0,
+                started_at_ms: now,
+                ended_at_ms: now,
             })?);
         }
     }

@@ -127,9 +127,10 @@ fn bad_messages_get_their_status_and_the_coordinator_serves_on() {
             "{e:?}"
         );
 
-        // An empty record: refused naming the field, nothing stored.
+        // Empty records, as many as the unit has games: refused naming the
+        // field, nothing stored.
         let e = client
-            .submit_results(submit(vec![v1::GameRecord::default()]))
+            .submit_results(submit(vec![v1::GameRecord::default(); 2]))
             .await
             .unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");

@@ -9,6 +9,8 @@
 
 mod common;
 
+use ajaxlab_cluster::coordinator::TokenHash;
+
 use ajaxlab_cluster::coordinator::{CampaignError, Coordinator, CoordinatorError, Submitted};
 use ajaxlab_proto::v1;
 use common::{play, temp_dir};
@@ -42,7 +44,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
     std::fs::write(&list, "12, 40\n7\n").unwrap();
     let c = open(&dir);
     c.create_campaign(&campaign(&list)).unwrap();
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let first = c.request_work(&w).unwrap().unwrap();
     assert_eq!(first.openings, listed());
     let games = play(&first);
@@ -55,7 +57,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
 
     std::fs::remove_file(&list).unwrap();
     let c = open(&dir);
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     assert_eq!(unit.openings, listed(), "the deleted list still plays");
     let games = play(&unit);
@@ -65,7 +67,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
 
     std::fs::write(&list, "1\n2\n").unwrap();
     let c = open(&dir);
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     while let Some(unit) = c.request_work(&w).unwrap() {
         assert_eq!(unit.openings, listed(), "the edit is not seen");
         let games = play(&unit);
@@ -152,6 +154,6 @@ fn an_spsa_params_file_is_captured_and_a_restart_reads_the_copy() {
     let view = c.campaign("tune").unwrap();
     assert_eq!(view.spsa[0].name, "afc.falcon.mg");
     assert_eq!(view.spsa[0].value, 600.0, "the deleted file's start");
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     assert!(c.request_work(&w).unwrap().is_some(), "the tune plays on");
 }

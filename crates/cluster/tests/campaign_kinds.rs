@@ -10,6 +10,8 @@
 
 mod common;
 
+use ajaxlab_cluster::coordinator::{TokenHash, WorkerKey};
+
 use ajaxlab_cluster::coordinator::{
     CampaignState, Coordinator, CoordinatorError, FINAL_SPSA, FINAL_TOML, PGN_FILE, Submitted,
 };
@@ -20,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Leases, plays and submits units until the coordinator has none.
-fn play_out(c: &Coordinator, worker: &str) -> usize {
+fn play_out(c: &Coordinator, worker: &WorkerKey) -> usize {
     let mut units = 0;
     while let Some(unit) = c.request_work(worker).unwrap() {
         let games = play(&unit);
@@ -62,7 +64,7 @@ max_plies = 80
 "#,
     )
     .unwrap();
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     play_out(&c, &w);
     let view = c.campaign("sprt").unwrap();
     let sprt = view.sprt.clone().unwrap();
@@ -98,7 +100,7 @@ max_plies = 40
 "#,
     )
     .unwrap();
-    let w = c.register("w", "test", 1, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     play_out(&c, &w);
     let view = c.campaign("capped").unwrap();
     assert_eq!(view.state, CampaignState::Finished);
@@ -213,7 +215,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
     let dir = temp_dir("kinds");
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     c.create_campaign(SPSA).unwrap();
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let mut units = Vec::new();
     let mut out: Vec<_> = (0..2).filter_map(|_| c.request_work(&w).unwrap()).collect();
     while let Some(unit) = (!out.is_empty())
@@ -244,7 +246,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
     let dir = temp_dir("kinds");
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     c.create_campaign(SPSA).unwrap();
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let first = c.request_work(&w).unwrap().unwrap();
     let second = c.request_work(&w).unwrap().unwrap();
     let first_games = play(&first);
@@ -284,7 +286,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
 fn spsa_results_under_other_parameters_are_refused() {
     let c = Coordinator::open(&temp_dir("kinds"), Duration::from_secs(60), 7).unwrap();
     c.create_campaign(SPSA).unwrap();
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let mut unit = c.request_work(&w).unwrap().unwrap();
     // A worker that plays θ+ against θ+ instead of θ−.
     let theta_plus = builtin(&mut unit.players[0]).params.clone();
@@ -304,7 +306,7 @@ fn a_stopped_tune_writes_its_values_as_they_stand_and_a_running_one_none() {
     let dir = temp_dir("kinds");
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     c.create_campaign(SPSA).unwrap();
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     let games = play(&unit);
     c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
@@ -349,7 +351,7 @@ max_plies = 80
             .iter()
             .all(|v| v.kind == ajaxlab_store::RunKind::PieceValue)
     );
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     assert!(
         !unit.imbalance_first.is_empty(),
@@ -397,7 +399,7 @@ max_plies = 80
 "#,
     )
     .unwrap();
-    let w = c.register("w", "test", 2, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     let games = play(&unit);
     let moves = |g: &v1::GameRecord| g.moves.iter().map(|m| m.uci.clone()).collect::<Vec<_>>();
@@ -427,7 +429,7 @@ fn a_campaign_asking_for_pgn_writes_its_counted_games_when_it_ends() {
     };
     c.create_campaign(&file("with-pgn", true)).unwrap();
     c.create_campaign(&file("without-pgn", false)).unwrap();
-    let w = c.register("w", "test", 1, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let pgn = |id: &str| dir.join("campaigns").join(id).join(PGN_FILE);
     // Not before the campaign ends: a unit in, none out yet.
     let unit = c.request_work(&w).unwrap().unwrap();

@@ -8,6 +8,8 @@
 
 mod common;
 
+use ajaxlab_cluster::coordinator::TokenHash;
+
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, LeaseError, MAX_WORKER_TEXT};
 use common::temp_dir;
 use std::time::Duration;
@@ -26,8 +28,8 @@ fn excluding_an_unknown_worker_is_refused() {
     };
     let e = e.to_string();
     assert!(e.contains("unknown worker 'w-nobody'"), "{e}");
-    let w = c.register("w", "test", 1, 7).unwrap();
-    assert!(c.exclude_worker("mistakes", &w).is_ok());
+    let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
+    assert!(c.exclude_worker("mistakes", &w.id).is_ok());
 }
 
 #[test]
@@ -35,7 +37,7 @@ fn a_long_worker_name_is_refused_naming_the_key() {
     let c = Coordinator::open(&temp_dir("mistakes-name"), Duration::from_secs(60), 7).unwrap();
     let name = "n".repeat(10_000);
     let Err(e @ CoordinatorError::Lease(LeaseError::TooLong { .. })) =
-        c.register(&name, "test", 1, 7)
+        c.register(&TokenHash::of("t"), &name, "test", 1, 7)
     else {
         panic!("a 10,000-character name is refused");
     };
@@ -45,7 +47,13 @@ fn a_long_worker_name_is_refused_naming_the_key() {
         format!("worker name: 10000 characters long: use at most {MAX_WORKER_TEXT}")
     );
     assert!(
-        c.register(&"n".repeat(MAX_WORKER_TEXT), "test", 1, 7)
-            .is_ok()
+        c.register(
+            &TokenHash::of("t"),
+            &"n".repeat(MAX_WORKER_TEXT),
+            "test",
+            1,
+            7
+        )
+        .is_ok()
     );
 }

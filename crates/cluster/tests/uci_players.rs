@@ -10,6 +10,8 @@
 
 mod common;
 
+use ajaxlab_cluster::coordinator::{TokenHash, WorkerKey};
+
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
 use ajaxlab_arena::runner::{make_player, play_pair};
@@ -81,7 +83,7 @@ fn units_carry_shipped_engines_by_hash_and_installed_ones_by_path() {
     );
     c.create_shipped_campaign(TWO_ENGINES, &[binary.clone(), ini.clone()])
         .unwrap();
-    let w = c.register("w", "test", 1, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let check = |unit: &v1::WorkUnit| {
         let shipped = uci_of(unit, 0);
         assert_eq!(shipped.sha256.as_deref(), Some(binary.sha256.as_str()));
@@ -110,7 +112,7 @@ fn units_carry_shipped_engines_by_hash_and_installed_ones_by_path() {
     // A restarted coordinator ships the same.
     drop(c);
     let c = open(&dir.join("state"));
-    let w = c.register("w", "test", 1, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     check(&c.request_work(&w).unwrap().unwrap());
 }
 
@@ -140,7 +142,7 @@ fn every_kind_but_spsa_takes_uci_players() {
             .unwrap();
         assert!(!views.is_empty(), "{kind}");
     }
-    let w = c.register("w", "test", 1, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let mut units = 0;
     while let Some(unit) = c.request_work(&w).unwrap() {
         for i in 0..2 {
@@ -238,7 +240,7 @@ fn a_forged_result_or_an_illegal_move_of_a_uci_game_is_refused() {
     let binary = ship(&c, &dir, "players[0].path", "engine-a", b"#!/bin/sh\n");
     let text = TWO_ENGINES.replace("[[players]]\nengine = \"uci\"\nname = \"installed\"\nworker_path = \"/usr/games/fairy-stockfish\"\n", "[[players]]\nengine = \"uci\"\nname = \"other\"\npath = \"engine-a\"\n[adjudication]\nmax_plies = 60\n");
     c.create_shipped_campaign(&text, &[binary]).unwrap();
-    let w = c.register("w", "test", 1, 7).unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     let honest = play_as_uci(&unit);
     let submit = |games: &[v1::GameRecord]| c.submit(&w, &unit.unit_id, &unit.lease_token, games);
@@ -269,7 +271,17 @@ fn a_forged_result_or_an_illegal_move_of_a_uci_game_is_refused() {
 /// A real worker given a campaign whose players run `engine` (shipped),
 /// with `extra` added to the second player: until it reports an engine
 /// failure. Returns the coordinator, its signature and the worker's cache.
-fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> (Arc<Coordinator>, u64, PathBuf) {
+/// A coordinator whose one worker could not start an engine of campaign
+/// `two`, and what the checks need of that worker.
+struct FailedWorker {
+    c: Arc<Coordinator>,
+    signature: u64,
+    cache: PathBuf,
+    /// The token the worker registered with.
+    token: TokenHash,
+}
+
+fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> FailedWorker {
     let dir = temp_dir(tag);
     // A real worker is served campaigns of its own build's signature.
     let signature = ajaxlab_cluster::worker::bench_signature();
@@ -283,6 +295,7 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> (Arc<Coordinator>, u
     );
     c.create_shipped_campaign(&text, &[binary]).unwrap();
     let token = c.issue_token(Scope::Worker, "w").unwrap();
+    let token_hash = TokenHash::of(&token);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -325,13 +338,23 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> (Arc<Coordinator>, u
             "{html}"
         );
     });
-    (c, signature, dir.join("cache"))
+    FailedWorker {
+        c,
+        signature,
+        cache: dir.join("cache"),
+        token: token_hash,
+    }
 }
 
 #[test]
 fn a_worker_that_cannot_start_an_engine_gets_no_more_units_of_that_campaign() {
     // Shipped, hash checked and made executable, but not a program.
-    let (c, signature, cache) = failing_worker("uci-start", b"not an executable\n", "");
+    let FailedWorker {
+        c,
+        signature,
+        cache,
+        token,
+    } = failing_worker("uci-start", b"not an executable\n", "");
     let failures = c.engine_failures("two").unwrap();
     assert_eq!(failures.len(), 1);
     assert!(
@@ -349,15 +372,20 @@ fn a_worker_that_cannot_start_an_engine_gets_no_more_units_of_that_campaign() {
     // this campaign, another worker gets the same pairs.
     let view = c.campaign("two").unwrap();
     assert_eq!(view.pairs_done, 0);
-    let broken = failures[0].worker.clone();
+    let broken = WorkerKey {
+        id: failures[0].worker.clone(),
+        token,
+    };
     assert!(c.request_work(&broken).unwrap().is_none());
-    let other = c.register("other", "test", 1, signature).unwrap();
+    let other = c
+        .register(&TokenHash::of("other"), "other", "test", 1, signature)
+        .unwrap();
     assert_eq!(c.request_work(&other).unwrap().unwrap().first_pair, 0);
 }
 
 #[test]
 fn a_build_whose_bench_differs_is_refused_with_both_numbers() {
-    let (c, _, _) = failing_worker(
+    let FailedWorker { c, .. } = failing_worker(
         "uci-bench",
         b"#!/bin/sh\necho 'Nodes searched : 5'\n",
         "bench = 6",

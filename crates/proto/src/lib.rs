@@ -10,8 +10,9 @@ pub mod v1 {
 }
 
 /// The protocol version this build speaks; sent in every request header.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
+pub mod codec;
 pub mod convert;
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use parquet::file::properties::WriterProperties;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes one record batch to `path` atomically, Snappy-compressed (the
 /// codec pyarrow and DuckDB write by default, and one compiled in: writing
@@ -42,16 +43,33 @@ pub fn write_text(path: &Path, text: &str) -> Result<(), StoreError> {
     })
 }
 
-/// Writes `path` through `write` into a temporary file (`path` with
-/// `.tmp` added), then renames it over `path`; the temporary file is
-/// removed on failure.
+/// The part of a temporary file's name that follows its target's name:
+/// files whose names contain it beside a target are unfinished writes.
+pub const TEMPORARY_MARK: &str = ".tmp-";
+
+/// The temporary file of one write of `path`: `path` with
+/// [`TEMPORARY_MARK`], the process id and a per-process count added, so
+/// that two writes of one file at once (two threads, two processes) never
+/// share one.
+fn temporary_path(path: &Path) -> PathBuf {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(
+        "{TEMPORARY_MARK}{}-{}",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
+    PathBuf::from(tmp)
+}
+
+/// Writes `path` through `write` into a temporary file of its own
+/// ([`temporary_path`]), then renames it over `path`; the temporary file
+/// is removed on failure.
 fn replace(
     path: &Path,
     write: impl FnOnce(&File) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
+    let tmp = temporary_path(path);
     let result = write_then_rename(&tmp, path, write);
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -99,6 +117,30 @@ mod tests {
             write_text(&missing, "x"),
             Err(StoreError::Io { path, .. }) if path == missing
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Sixteen writers of one file at once: each write is whole, one of
+    /// them is the file, and no temporary file is left.
+    #[test]
+    fn writes_of_one_file_at_once_never_share_a_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("ajaxlab-atomic-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("unit.txt");
+        let texts: Vec<String> = (0..16).map(|i| format!("{i}\n").repeat(10_000)).collect();
+        std::thread::scope(|s| {
+            for text in &texts {
+                let path = &path;
+                s.spawn(move || write_text(path, text).unwrap());
+            }
+        });
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(texts.contains(&written), "a write is whole");
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["unit.txt"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -90,6 +90,13 @@ pub(crate) struct CoordinatorArgs {
     /// Address of the status page and /metrics (default 0.0.0.0:8080).
     #[arg(long)]
     http_listen: Option<SocketAddr>,
+    /// Read every counted games file in full (SHA-256, size, games)
+    /// against what was recorded when it was counted, move bad ones to
+    /// quarantine/ with their games out of the counts, print what was
+    /// found and exit instead of serving; exit 1 if a file was moved.
+    /// (Start-up checks only that each file is there at its size.)
+    #[arg(long)]
+    verify: bool,
 }
 
 /// Arguments of `ajaxlab token`.
@@ -403,6 +410,13 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
     runtime()?.block_on(async {
         let signature = tokio::task::spawn_blocking(bench_signature).await?;
         let mut coordinator = Coordinator::open(&state_dir, lease, signature)?;
+        if args.verify {
+            let startup = coordinator.startup_check();
+            for q in &startup.quarantined {
+                eprintln!("{q}");
+            }
+            return Ok(print_verification(startup, &coordinator.verify()?));
+        }
         if let Some(duration) = unit_duration {
             coordinator.set_unit_duration(duration);
         }
@@ -428,6 +442,15 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             .await
             .with_context(|| format!("listening on {http_addr}"))?;
         eprintln!("status page and metrics on http://{}/", http.local_addr()?);
+        let startup = coordinator.startup_check();
+        eprintln!(
+            "games files: {} counted units there at their size; {} moved to quarantine/",
+            startup.checked,
+            startup.quarantined.len()
+        );
+        for q in &startup.quarantined {
+            eprintln!("{q}");
+        }
         // One signal stops both servers: the gRPC one waits for it, the
         // status page for the gRPC one's word.
         let (stop_http, http_stopped) = tokio::sync::oneshot::channel::<()>();
@@ -447,11 +470,31 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// What `coordinator --verify` found, printed; exit 1 if a file was
+/// quarantined, at start-up or by the full check.
+fn print_verification(
+    startup: &ajaxlab_cluster::coordinator::FileCheck,
+    full: &ajaxlab_cluster::coordinator::FileCheck,
+) -> ExitCode {
+    for q in &full.quarantined {
+        println!("{q}");
+    }
+    let moved = startup.quarantined.len() + full.quarantined.len();
+    println!(
+        "verified {} counted units' games files (SHA-256, size, games): {moved} moved to quarantine/",
+        full.checked
+    );
+    if moved == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
     let scope = Scope::parse(&args.scope)
         .with_context(|| format!("--scope '{}': expected worker or operator", args.scope))?;
-    let coordinator = Coordinator::open(&args.state_dir, Duration::from_secs(60), 0)?;
-    let token = coordinator.issue_token(scope, &args.label)?;
+    let token = ajaxlab_cluster::coordinator::issue_token_in(&args.state_dir, scope, &args.label)?;
     match &args.out {
         Some(path) => {
             std::fs::write(path, format!("{token}\n"))

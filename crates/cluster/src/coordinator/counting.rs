@@ -2,8 +2,11 @@
 //! own file, then counted in one transaction, exactly once (also when a
 //! file is found uncounted on start-up); and SPSA trajectories follow.
 
-use super::error::{LeaseError, StorageError, SubmissionError};
+use super::error::{LeaseError, StorageError, SubmissionError, file_error};
+use super::leases::WorkerKey;
 use super::schema::{campaign_pentanomial, running_totals, save_spsa};
+use super::tokens::TokenHash;
+use super::verify::{self, Quarantined};
 use super::{
     CampaignState, Coordinator, CoordinatorError, Submitted, bump, now_ms, outliers, validate,
 };
@@ -12,6 +15,7 @@ use ajaxlab_arena::live::LiveStats;
 use ajaxlab_proto::convert::game_record;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::Pentanomial;
+use ajaxlab_store::atomic::TEMPORARY_MARK;
 use ajaxlab_store::record::white_counts;
 use ajaxlab_store::{
     GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
@@ -19,7 +23,6 @@ use ajaxlab_store::{
 use rusqlite::{OptionalExtension, params};
 use std::time::Duration;
 
-/// The longest an SPSA trajectory file lags behind the database while a tune runs.
 /// An SPSA tune after one update.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpsaStep {
@@ -32,8 +35,17 @@ pub struct SpsaStep {
 /// The longest an SPSA trajectory file lags behind the database while a tune runs.
 const TRAJECTORY_EVERY: Duration = Duration::from_secs(2);
 
+/// Refused units after which a worker token gets no more units of a
+/// campaign, and different tokens under which one unit is refused before
+/// its campaign is paused.
+pub const MAX_REJECTIONS: i64 = 3;
+
 impl Coordinator {
-    pub(super) fn reconcile(&self) -> Result<(), CoordinatorError> {
+    /// Counts the units whose files are on disk but not yet counted (a
+    /// crash between the two); a file that does not read is quarantined
+    /// and its unit played again. Unfinished writes' temporary files are
+    /// removed.
+    pub(super) fn reconcile(&self) -> Result<Vec<Quarantined>, CoordinatorError> {
         let pending: Vec<(String, String, String)> = {
             let db = self.db();
             let mut stmt =
@@ -41,11 +53,39 @@ impl Coordinator {
             let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             rows.collect::<Result<_, _>>()?
         };
+        let mut quarantined = Vec::new();
         for (unit, campaign, worker) in pending {
             let file = self.unit_file(&campaign, &unit);
             if file.exists() {
-                let file = read_games(&file)?;
-                self.count_unit(&campaign, &unit, &worker, &file.games)?;
+                match read_games(&file) {
+                    Ok(file) => self.count_unit(&campaign, &unit, &worker, &file.games)?,
+                    Err(e) => quarantined.push(self.quarantine_uncounted(
+                        &campaign,
+                        &unit,
+                        format!("its uncounted games file does not read: {e}"),
+                    )?),
+                }
+            }
+        }
+        self.remove_unfinished_writes()?;
+        Ok(quarantined)
+    }
+
+    /// Removes the temporary files of writes a crash cut short.
+    fn remove_unfinished_writes(&self) -> Result<(), CoordinatorError> {
+        let root = self.dir.join("campaigns");
+        let Ok(campaigns) = std::fs::read_dir(&root) else {
+            return Ok(());
+        };
+        for dir in campaigns.flatten() {
+            let Ok(files) = std::fs::read_dir(dir.path()) else {
+                continue;
+            };
+            for file in files.flatten() {
+                if file.file_name().to_string_lossy().contains(TEMPORARY_MARK) {
+                    let path = file.path();
+                    std::fs::remove_file(&path).map_err(file_error(&path))?;
+                }
             }
         }
         Ok(())
@@ -58,13 +98,20 @@ impl Coordinator {
     /// game does not hold up (nothing of the unit is stored).
     pub fn submit(
         &self,
-        worker: &str,
+        key: &WorkerKey,
         unit: &str,
         token: &str,
         games: &[v1::GameRecord],
     ) -> Result<Submitted, CoordinatorError> {
+        let worker = key.id.as_str();
         let _span = tracing::info_span!("submit", unit, worker).entered();
-        let held = self.held_unit(worker, unit, token)?;
+        // Claimed before its state is read: a submission that finds the
+        // unit open holds it until it is counted or refused.
+        let Some(_claim) = self.submitting.claim(unit) else {
+            bump(&self.counters.duplicate, 1);
+            return Ok(Submitted::Duplicate);
+        };
+        let held = self.held_unit(key, unit, token)?;
         if held.done {
             bump(&self.counters.duplicate, 1);
             return Ok(Submitted::Duplicate);
@@ -88,6 +135,19 @@ impl Coordinator {
                 live.spec.file_metadata(&live.toml),
             )
         };
+        // Counted before anything of them is converted: a submission of
+        // more games than the unit has costs no more than the unit would.
+        if games.len() as u64 != 2 * held.pair_count {
+            let rejection = validate::Rejection {
+                game_id: 2 * held.first_pair,
+                reason: format!(
+                    "{} games submitted; the unit is {} games",
+                    games.len(),
+                    2 * held.pair_count
+                ),
+            };
+            return Err(self.refuse(&campaign, unit, &key.token, rejection));
+        }
         let records: Vec<GameRecord> = games
             .iter()
             .enumerate()
@@ -97,13 +157,7 @@ impl Coordinator {
         if let Err(rejection) =
             validate::validate_unit(&config, held.first_pair, held.pair_count, &records)
         {
-            bump(&self.counters.rejected, 1);
-            self.note_rejection(&campaign, unit)?;
-            return Err(SubmissionError::Rejected {
-                unit: unit.to_owned(),
-                rejection,
-            }
-            .into());
+            return Err(self.refuse(&campaign, unit, &key.token, rejection));
         }
         let mut sorted = records;
         sorted.sort_by_key(|g| g.game_id);
@@ -119,21 +173,73 @@ impl Coordinator {
         Ok(Submitted::Accepted)
     }
 
-    /// A refused unit goes back to the pool; refused three times (a worker
-    /// build that disagrees with this one, or a bug), its campaign is paused
-    /// for an operator to look at rather than replayed forever.
-    fn note_rejection(&self, campaign: &str, unit: &str) -> Result<(), CoordinatorError> {
+    /// The error a refused submission answers, once the refusal is noted
+    /// ([`Coordinator::note_rejection`]); a failure to note it, if it fails.
+    fn refuse(
+        &self,
+        campaign: &str,
+        unit: &str,
+        token: &TokenHash,
+        rejection: validate::Rejection,
+    ) -> CoordinatorError {
+        bump(&self.counters.rejected, 1);
+        match self.note_rejection(campaign, unit, token) {
+            Ok(()) => SubmissionError::Rejected {
+                unit: unit.to_owned(),
+                rejection,
+            }
+            .into(),
+            Err(e) => e,
+        }
+    }
+
+    /// A refused unit goes back to the pool, and the refusal is noted
+    /// against the token that sent it: one token cannot stop a campaign for
+    /// everyone. A token refused [`MAX_REJECTIONS`] times in a campaign gets
+    /// no more of its units (its counted games stay until an operator
+    /// excludes it and counts them out). A unit refused under
+    /// [`MAX_REJECTIONS`] different tokens (workers that agree with each
+    /// other and not with this coordinator: a bug, or a build that
+    /// disagrees) pauses its campaign for an operator to look at.
+    fn note_rejection(
+        &self,
+        campaign: &str,
+        unit: &str,
+        token: &TokenHash,
+    ) -> Result<(), CoordinatorError> {
         let db = self.db();
         db.execute(
             "update units set state = 'free', rejections = rejections + 1 where id = ?1",
             [unit],
         )?;
-        let rejections: i64 =
-            db.query_row("select rejections from units where id = ?1", [unit], |r| {
-                r.get(0)
-            })?;
-        if rejections >= 3 {
-            db.execute(
+        db.execute(
+            "insert into rejections (campaign_id, unit_id, token_hash, at_ms) values (?1, ?2, ?3, ?4)",
+            params![campaign, unit, token.as_str(), now_ms()],
+        )?;
+        let by_token: i64 = db.query_row(
+            "select count(*) from rejections where campaign_id = ?1 and token_hash = ?2",
+            params![campaign, token.as_str()],
+            |r| r.get(0),
+        )?;
+        if by_token >= MAX_REJECTIONS {
+            let fresh = db.execute(
+                "insert or ignore into excluded_tokens (campaign_id, token_hash, at_ms) values (?1, ?2, ?3)",
+                params![campaign, token.as_str(), now_ms()],
+            )?;
+            if fresh > 0 {
+                tracing::warn!(
+                    campaign,
+                    "a worker token sent {by_token} refused units; it gets no more units of this campaign"
+                );
+            }
+        }
+        let tokens: i64 = db.query_row(
+            "select count(distinct token_hash) from rejections where unit_id = ?1",
+            [unit],
+            |r| r.get(0),
+        )?;
+        if tokens >= MAX_REJECTIONS {
+            let paused = db.execute(
                 "update campaigns set state = ?2 where id = ?1 and state = ?3",
                 params![
                     campaign,
@@ -141,11 +247,13 @@ impl Coordinator {
                     CampaignState::Running.as_str()
                 ],
             )?;
-            tracing::warn!(
-                unit,
-                campaign,
-                "unit refused {rejections} times; campaign paused"
-            );
+            if paused > 0 {
+                tracing::warn!(
+                    unit,
+                    campaign,
+                    "unit refused under {tokens} different worker tokens; campaign paused"
+                );
+            }
         }
         Ok(())
     }
@@ -158,6 +266,7 @@ impl Coordinator {
         worker: &str,
         games: &[GameRecord],
     ) -> Result<(), CoordinatorError> {
+        let file = verify::digest(&self.unit_file(campaign, unit))?;
         let mut stats = LiveStats::default();
         for pair in games.chunks_exact(2) {
             stats.add_pair(&pair[0], &pair[1]);
@@ -180,8 +289,8 @@ impl Coordinator {
         }
         let p = penta.0.map(|n| n as i64);
         tx.execute(
-            "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses)
-             values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses, file_sha256, file_bytes, games)
+             values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
             params![
                 unit,
                 campaign,
@@ -194,7 +303,10 @@ impl Coordinator {
                 now_ms(),
                 white[0],
                 white[1],
-                white[2]
+                white[2],
+                file.sha256,
+                file.bytes,
+                games.len() as i64
             ],
         )?;
         tx.execute("update units set state = 'done' where id = ?1", [unit])?;

@@ -69,6 +69,13 @@ pub enum LeaseError {
     /// The worker does not hold the unit it gives back.
     #[error("unit '{0}' is not leased to this worker")]
     NotHeld(String),
+    /// One token registered more workers in the last minute than
+    /// [`super::leases::REGISTRATIONS_PER_MINUTE`].
+    #[error(
+        "this token registered {} workers in the last minute: wait and register again",
+        super::leases::REGISTRATIONS_PER_MINUTE
+    )]
+    TooManyRegistrations,
     /// A worker's name or version longer than the coordinator keeps.
     #[error(
         "{key}: {length} characters long: use at most {}",
@@ -128,6 +135,14 @@ pub enum StorageError {
         dir: PathBuf,
         /// What the operating system said.
         source: std::io::Error,
+    },
+    /// Another coordinator runs on the state directory.
+    #[error("state directory {} is in use by another coordinator ({}); stop it first, or give this one a directory of its own", dir.display(), pid.map_or_else(|| "pid unknown".to_owned(), |p| format!("pid {p}")))]
+    InUse {
+        /// The directory.
+        dir: PathBuf,
+        /// The holder's process id, as its lock file says.
+        pid: Option<u32>,
     },
     /// A games file.
     #[error(transparent)]

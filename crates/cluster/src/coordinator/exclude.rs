@@ -1,5 +1,9 @@
 //! Excluding a worker from a campaign: its games are counted out and played
-//! again by others, and it gets no more of the campaign's units.
+//! again by others, and it gets no more of the campaign's units. The
+//! exclusion holds for the token the worker registered with, so that
+//! registering again does not undo it: every worker of that token is
+//! counted out with it (give each contributor a token of its own to tell
+//! them apart).
 //!
 //! Crash safety: each unit's file is first renamed into `excluded/` (an
 //! atomic rename), then one transaction takes the unit's counts out and puts
@@ -20,10 +24,11 @@ impl Coordinator {
             .join(format!("unit-{unit}.{worker}.parquet"))
     }
 
-    /// Takes `worker`'s games out of `campaign`: its units' files move to
+    /// Takes `worker`'s games out of `campaign`, with those of every worker
+    /// registered under the same token: their units' files move to
     /// `excluded/` (kept for inspection), their counts are removed, the
-    /// units go back to the pool for other workers, and `worker` gets no
-    /// more units of this campaign.
+    /// units go back to the pool for other workers, and the token gets no
+    /// more units of this campaign, whatever worker id it registers.
     ///
     /// # Errors
     /// `NotFound` for an unknown campaign or worker; `FailedPrecondition` for an SPSA
@@ -43,49 +48,62 @@ impl Coordinator {
                 .map(|l| l.spec.kind.clone())
                 .ok_or_else(|| CampaignError::Unknown(campaign.to_owned()))?
         };
-        let known: Option<i64> = self
+        let token: String = self
             .db()
-            .query_row("select 1 from workers where id = ?1", [worker], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        if known.is_none() {
-            return Err(LeaseError::UnknownWorker(worker.to_owned()).into());
-        }
+            .query_row(
+                "select token_hash from workers where id = ?1",
+                [worker],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| LeaseError::UnknownWorker(worker.to_owned()))?;
         if matches!(kind, CampaignKind::Spsa(_)) {
             return Err(CampaignError::SpsaExclusion(campaign.to_owned()).into());
         }
-        let units: Vec<String> = {
+        // The token's workers; only the one named for a worker registered
+        // before workers were bound to tokens (an empty hash).
+        const SAME_TOKEN: &str =
+            "select id from workers where (?2 != '' and token_hash = ?2) or id = ?3";
+        let (units, workers): (Vec<(String, String)>, usize) = {
             let db = self.db();
+            if !token.is_empty() {
+                db.execute(
+                    "insert or ignore into excluded_tokens (campaign_id, token_hash, at_ms) values (?1, ?2, ?3)",
+                    params![campaign, token, super::now_ms()],
+                )?;
+            }
+            let workers = db.execute(
+                &format!("insert or ignore into exclusions select ?1, id from ({SAME_TOKEN})"),
+                params![campaign, token, worker],
+            )?;
+            // Units they hold now go back too: what they submit for them is stale.
             db.execute(
-                "insert or ignore into exclusions values (?1, ?2)",
-                params![campaign, worker],
+                &format!("update units set state = 'free', worker_id = '', lease_token = '' where campaign_id = ?1 and state = 'leased' and worker_id in ({SAME_TOKEN})"),
+                params![campaign, token, worker],
             )?;
-            // Units it holds now go back too: what it submits for them is stale.
-            db.execute(
-                "update units set state = 'free', worker_id = '', lease_token = '' where campaign_id = ?1 and worker_id = ?2 and state = 'leased'",
-                params![campaign, worker],
-            )?;
-            let mut stmt = db.prepare(
-                "select unit_id from results where campaign_id = ?1 and worker_id = ?2 order by rowid",
-            )?;
-            let rows = stmt.query_map(params![campaign, worker], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
+            let mut stmt = db.prepare(&format!(
+                "select unit_id, worker_id from results where campaign_id = ?1 and worker_id in ({SAME_TOKEN}) order by rowid"
+            ))?;
+            let rows = stmt.query_map(params![campaign, token, worker], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+            (rows.collect::<Result<_, _>>()?, workers)
         };
         let excluded = self.campaign_dir(campaign).join("excluded");
         std::fs::create_dir_all(&excluded).map_err(file_error(excluded))?;
-        for unit in &units {
+        for (unit, by) in &units {
             let file = self.unit_file(campaign, unit);
             if file.exists() {
-                std::fs::rename(&file, self.excluded_file(campaign, unit, worker))
+                std::fs::rename(&file, self.excluded_file(campaign, unit, by))
                     .map_err(file_error(&file))?;
             }
         }
+        let units: Vec<String> = units.into_iter().map(|(unit, _)| unit).collect();
         self.count_out(campaign, &units)?;
         tracing::info!(
             worker,
             campaign,
-            "worker excluded; {} units to play again",
+            "worker excluded with its token ({workers} workers newly excluded); {} units to play again",
             units.len()
         );
         self.campaign(campaign)
@@ -93,7 +111,11 @@ impl Coordinator {
 
     /// Removes the counts of `units` (whose files are already moved away),
     /// returns them to the pool, and rebuilds the campaign's running test.
-    fn count_out(&self, campaign: &str, units: &[String]) -> Result<(), CoordinatorError> {
+    pub(super) fn count_out(
+        &self,
+        campaign: &str,
+        units: &[String],
+    ) -> Result<(), CoordinatorError> {
         let mut db = self.db();
         let tx = db.transaction()?;
         for unit in units {
@@ -166,7 +188,7 @@ impl Coordinator {
         Ok(())
     }
 
-    /// Whether `worker` is excluded from `campaign`.
+    /// Whether `worker` is excluded from `campaign` (itself, or by its token).
     ///
     /// # Errors
     /// Storage failure.
@@ -174,7 +196,9 @@ impl Coordinator {
         let found: Option<i64> = self
             .db()
             .query_row(
-                "select 1 from exclusions where campaign_id = ?1 and worker_id = ?2",
+                "select 1 from exclusions where campaign_id = ?1 and worker_id = ?2
+                 union select 1 from excluded_tokens t join workers w on w.token_hash = t.token_hash
+                   where t.campaign_id = ?1 and w.id = ?2",
                 params![campaign, worker],
                 |r| r.get(0),
             )

@@ -2,12 +2,13 @@
 //! an asking worker, the size of a new unit, renewal and release.
 
 use super::error::{LeaseError, StorageError};
-use super::tokens::random_hex;
+use super::tokens::{TokenHash, random_hex};
 use super::{CampaignState, Coordinator, CoordinatorError, bump, now_ms};
 use crate::coordinator::kinds::UnitPerturbation;
+use ajaxlab_proto::codec::MAX_UNIT_PAIRS;
 use ajaxlab_proto::convert::UnitSpec;
 use ajaxlab_proto::v1;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use std::time::Duration;
 
 /// A worker that cannot start an engine of a campaign.
@@ -96,7 +97,8 @@ impl UnitSizing {
     /// small steps. The length varies by up to ±20% (drawn from the lease
     /// token's first byte) so that workers started together, after an
     /// outage or a mass start, drift out of step instead of submitting in
-    /// waves for ever. Never more than 500 pairs, nor more than are left.
+    /// waves for ever. Never more than [`MAX_UNIT_PAIRS`] (a submission's
+    /// budget on the wire), nor more than are left.
     fn pairs(&self, spread: u8) -> i64 {
         let spread = 0.8 + 0.4 * f64::from(spread) / 255.0;
         let minutes = spread * self.duration.as_secs_f64() / 60.0;
@@ -109,7 +111,10 @@ impl UnitSizing {
         } else {
             (total + 9) / 10
         };
-        wanted.min(cap).clamp(1, 500).min(total - self.next_pair)
+        wanted
+            .min(cap)
+            .clamp(1, i64::from(MAX_UNIT_PAIRS))
+            .min(total - self.next_pair)
     }
 }
 
@@ -129,24 +134,50 @@ pub(super) struct HeldUnit {
 /// Longest worker name or version, in characters (the status page shows them).
 pub const MAX_WORKER_TEXT: usize = 128;
 
+/// Registrations one token may make in a minute: enough for a cluster's
+/// mass start with one shared token, too few to flood the database.
+pub const REGISTRATIONS_PER_MINUTE: i64 = 600;
+
+/// A worker as its requests name it: the id the coordinator issued at
+/// registration, and the token the request came with. Every worker request
+/// is served only if the id was registered under that very token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerKey {
+    /// The issued id (`w-…`), as the status page shows it.
+    pub id: String,
+    /// The token it registered with.
+    pub token: TokenHash,
+}
+
+/// A registered worker's row, as a request by its [`WorkerKey`] finds it.
+struct WorkerRow {
+    cores: u32,
+    signature: i64,
+    pairs_per_minute: f64,
+}
+
 impl Coordinator {
     /// Sizes new units to `duration` of play on the asking worker.
     pub fn set_unit_duration(&mut self, duration: Duration) {
         self.unit_duration = duration;
     }
 
-    /// Registers a worker.
+    /// Registers a worker under `token`, the token its request came with;
+    /// its later requests must come with the same token.
     ///
     /// # Errors
     /// `InvalidArgument` for a name or version longer than
-    /// [`MAX_WORKER_TEXT`] characters; storage failure, or no operating-system randomness ([`random_hex`]).
+    /// [`MAX_WORKER_TEXT`] characters; `ResourceExhausted` past
+    /// [`REGISTRATIONS_PER_MINUTE`] of one token; storage failure, or no
+    /// operating-system randomness ([`random_hex`]).
     pub fn register(
         &self,
+        token: &TokenHash,
         name: &str,
         version: &str,
         cores: u32,
         signature: u64,
-    ) -> Result<String, CoordinatorError> {
+    ) -> Result<WorkerKey, CoordinatorError> {
         for (key, text) in [("worker name", name), ("worker version", version)] {
             if text.chars().count() > MAX_WORKER_TEXT {
                 return Err(LeaseError::TooLong {
@@ -156,32 +187,62 @@ impl Coordinator {
                 .into());
             }
         }
-        let id = format!("w-{}", &random_hex()?[..12]);
-        self.db().execute(
-            "insert into workers (id, name, version, cores, signature, registered_ms) values (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id, name, version, cores.max(1), signature as i64, now_ms()],
+        let now = now_ms();
+        let db = self.db();
+        let recent: i64 = db.query_row(
+            "select count(*) from workers where token_hash = ?1 and registered_ms > ?2",
+            params![token.as_str(), now - 60_000],
+            |r| r.get(0),
         )?;
-        Ok(id)
+        if recent >= REGISTRATIONS_PER_MINUTE {
+            return Err(LeaseError::TooManyRegistrations.into());
+        }
+        let id = format!("w-{}", &random_hex()?[..12]);
+        db.execute(
+            "insert into workers (id, name, version, cores, signature, registered_ms, token_hash) values (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![id, name, version, cores.max(1), signature as i64, now, token.as_str()],
+        )?;
+        Ok(WorkerKey {
+            id,
+            token: token.clone(),
+        })
     }
 
-    /// Leases a unit to `worker`, or `None` if there is no work it may do now.
+    /// The row of the worker `key` names, if it registered under the token
+    /// `key` carries.
+    fn worker_row(db: &Connection, key: &WorkerKey) -> Result<WorkerRow, CoordinatorError> {
+        db.query_row(
+            "select cores, signature, pairs_per_minute from workers where id = ?1 and token_hash = ?2",
+            params![key.id, key.token.as_str()],
+            |r| {
+                Ok(WorkerRow {
+                    cores: r.get(0)?,
+                    signature: r.get(1)?,
+                    pairs_per_minute: r.get(2)?,
+                })
+            },
+        )
+        .optional()?
+        .ok_or_else(|| LeaseError::UnknownWorker(key.id.clone()).into())
+    }
+
+    /// Leases a unit to the worker `key` names, or `None` if there is no
+    /// work it may do now.
     ///
     /// # Errors
-    /// `NotFound` for an unknown worker; `Internal` without operating-system
-    /// randomness for the lease token.
-    pub fn request_work(&self, worker: &str) -> Result<Option<v1::WorkUnit>, CoordinatorError> {
+    /// `NotFound` for a worker unknown under `key`'s token; `Internal`
+    /// without operating-system randomness for the lease token.
+    pub fn request_work(&self, key: &WorkerKey) -> Result<Option<v1::WorkUnit>, CoordinatorError> {
+        let worker = key.id.as_str();
         let _span = tracing::debug_span!("request_work", worker).entered();
         let now = now_ms();
-        let deadline = now + i64::try_from(self.lease.as_millis()).unwrap_or(60_000);
+        let deadline = now + self.lease_ms();
         let db = self.db();
-        let (cores, signature, rate): (u32, i64, f64) = db
-            .query_row(
-                "select cores, signature, pairs_per_minute from workers where id = ?1",
-                [worker],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?
-            .ok_or_else(|| LeaseError::UnknownWorker(worker.to_owned()))?;
+        let WorkerRow {
+            cores,
+            signature,
+            pairs_per_minute: rate,
+        } = Self::worker_row(&db, key)?;
         // Expired leases go back to the pool.
         let expired = db.execute(
             "update units set state = 'free' where state = 'leased' and deadline_ms < ?1",
@@ -195,11 +256,17 @@ impl Coordinator {
                     c.next_pair - (select coalesce(sum(pair_count), 0) from units u where u.campaign_id = c.id and u.state = 'free')
              from campaigns c where c.state = ?3 and c.signature = ?1
                and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)
+               and not exists (select 1 from excluded_tokens t where t.campaign_id = c.id and t.token_hash = ?4)
                and not exists (select 1 from engine_failures f where f.campaign_id = c.id and f.worker_id = ?2)",
         )?;
         let mut candidates: Vec<Candidate> = stmt
             .query_map(
-                params![signature, worker, CampaignState::Running.as_str()],
+                params![
+                    signature,
+                    worker,
+                    CampaignState::Running.as_str(),
+                    key.token.as_str()
+                ],
                 |r| {
                     Ok(Candidate {
                         id: r.get(0)?,
@@ -293,7 +360,7 @@ impl Coordinator {
             campaign_id: &campaign,
             unit_id: &unit_id,
             lease_token: &token,
-            deadline_ms: deadline,
+            lease: self.lease,
             first_pair: first as u64,
             pair_count: count,
         });
@@ -301,17 +368,21 @@ impl Coordinator {
         Ok(Some(unit))
     }
 
+    /// The unit `unit` as the worker `key` names finds it, under the lease
+    /// `token` it presents: held only under the very lease issued to it
+    /// (never under the empty lease of a unit given back).
     pub(super) fn held_unit(
         &self,
-        worker: &str,
+        key: &WorkerKey,
         unit: &str,
         token: &str,
     ) -> Result<HeldUnit, CoordinatorError> {
         let db = self.db();
+        Self::worker_row(&db, key)?;
         db.query_row(
-            "select campaign_id, lease_token = ?2 and worker_id = ?3, first_pair, pair_count, state = 'done', spsa
+            "select campaign_id, lease_token != '' and lease_token = ?2 and worker_id = ?3, first_pair, pair_count, state = 'done', spsa
              from units where id = ?1",
-            params![unit, token, worker],
+            params![unit, token, key.id],
             |r| {
                 Ok(HeldUnit {
                     campaign: r.get(0)?,
@@ -327,29 +398,46 @@ impl Coordinator {
         .ok_or_else(|| LeaseError::UnknownUnit(unit.to_owned()).into())
     }
 
-    /// Extends a lease.
+    /// Extends a lease by the coordinator's lease time, which it returns:
+    /// the worker times its next renewal from that duration, never from
+    /// the deadline, as the two machines' clocks need not agree.
     ///
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if the lease is no longer this worker's.
-    pub fn renew(&self, worker: &str, unit: &str, token: &str) -> Result<i64, CoordinatorError> {
-        let held = self.held_unit(worker, unit, token)?;
+    pub fn renew(
+        &self,
+        key: &WorkerKey,
+        unit: &str,
+        token: &str,
+    ) -> Result<Duration, CoordinatorError> {
+        let held = self.held_unit(key, unit, token)?;
         if !held.held || held.done {
             return Err(LeaseError::Lost(unit.to_owned()).into());
         }
-        let deadline = now_ms() + i64::try_from(self.lease.as_millis()).unwrap_or(60_000);
+        let deadline = now_ms() + self.lease_ms();
         self.db().execute(
             "update units set deadline_ms = ?2, state = 'leased' where id = ?1",
             params![unit, deadline],
         )?;
-        Ok(deadline)
+        Ok(self.lease)
+    }
+
+    /// The lease time, milliseconds.
+    fn lease_ms(&self) -> i64 {
+        i64::try_from(self.lease.as_millis()).unwrap_or(i64::MAX / 2)
     }
 
     /// Gives a unit back.
     ///
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if it is not this worker's.
-    pub fn release(&self, worker: &str, unit: &str, token: &str) -> Result<(), CoordinatorError> {
-        let held = self.held_unit(worker, unit, token)?;
+    pub fn release(
+        &self,
+        key: &WorkerKey,
+        unit: &str,
+        token: &str,
+    ) -> Result<(), CoordinatorError> {
+        let held = self.held_unit(key, unit, token)?;
         if !held.held || held.done {
             return Err(LeaseError::NotHeld(unit.to_owned()).into());
         }
@@ -366,13 +454,14 @@ impl Coordinator {
     /// As [`Coordinator::release`].
     pub fn release_failed(
         &self,
-        worker: &str,
+        key: &WorkerKey,
         unit: &str,
         token: &str,
         reason: &str,
     ) -> Result<(), CoordinatorError> {
-        let held = self.held_unit(worker, unit, token)?;
-        self.release(worker, unit, token)?;
+        let held = self.held_unit(key, unit, token)?;
+        self.release(key, unit, token)?;
+        let worker = key.id.as_str();
         let reason: String = reason.chars().take(MAX_FAILURE_TEXT).collect();
         tracing::warn!(
             worker,

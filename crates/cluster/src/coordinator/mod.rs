@@ -11,17 +11,19 @@
 //! by the others), `tokens` (who may do what), `campaigns` (creating,
 //! viewing and controlling campaigns), `leases` (workers, unit sizing,
 //! leases), `counting` (submissions, exactly-once counting, SPSA
-//! trajectories), `exclude` (counting a worker out), `shipping` (the
+//! trajectories), `claims` (one submission of a unit at a time), `lock` (one coordinator per state directory), `exclude` (counting a worker out), `shipping` (the
 //! artifacts a campaign's UCI players come with), `pgn` (an ended
-//! campaign's `games.pgn`), [`kinds`] (what each
+//! campaign's `games.pgn`), `verify` (the counted files checked), [`kinds`] (what each
 //! campaign kind adds), [`validate`] (checks of submitted games).
 
 mod campaigns;
+mod claims;
 mod counting;
 mod error;
 mod exclude;
 pub mod kinds;
 mod leases;
+mod lock;
 pub mod outliers;
 mod pgn;
 mod schema;
@@ -30,14 +32,21 @@ mod shipping;
 mod spsa_final;
 mod tokens;
 pub mod validate;
+mod verify;
 
 pub use campaigns::{CampaignState, CampaignView, ParamValue, SprtView, UnknownCampaignState};
+pub use counting::MAX_REJECTIONS;
 pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
-pub use leases::{EngineFailure, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, UnitCount, WorkerInfo};
+pub use leases::{
+    EngineFailure, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, REGISTRATIONS_PER_MINUTE, UnitCount,
+    WorkerInfo, WorkerKey,
+};
+pub use lock::LOCK_FILE;
 pub use pgn::PGN_FILE;
 pub use spsa_final::{FINAL_SPSA, FINAL_TOML};
-pub use tokens::{Scope, random_hex};
+pub use tokens::{Scope, TokenHash, issue_token_in, random_hex};
+pub use verify::{FileCheck, QuarantineOutcome, Quarantined};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
 use campaigns::restore_campaign;
@@ -104,6 +113,12 @@ pub struct Coordinator {
     trajectories: Mutex<HashMap<String, std::time::Instant>>,
     /// Engine binaries and the files they read, by SHA-256.
     artifacts: ArtifactStore,
+    /// Units whose submissions are being processed now.
+    submitting: claims::SubmissionClaims,
+    /// This coordinator's hold on its state directory.
+    _lock: lock::StateLock,
+    /// What the start-up check of the games files found.
+    startup_check: FileCheck,
 }
 
 /// How much play a unit is sized to unless the operator says otherwise:
@@ -138,7 +153,8 @@ impl Coordinator {
                 dir: dir.to_owned(),
                 source: e,
             })?;
-        let db_path = dir.join("coordinator.sqlite3");
+        let lock = lock::StateLock::take(dir)?;
+        let db_path = dir.join(schema::DATABASE_FILE);
         let db = open_db(&db_path).map_err(|source| StorageError::OpenDatabase {
             path: db_path.clone(),
             source,
@@ -146,7 +162,7 @@ impl Coordinator {
         let artifacts = ArtifactStore::open(&dir.join("artifacts"), DEFAULT_ARTIFACT_LIMIT)
             .map_err(StorageError::from)?;
         let (changes, _) = tokio::sync::watch::channel(0);
-        let c = Coordinator {
+        let mut c = Coordinator {
             counters: Counters::default(),
             db: Mutex::new(db),
             dir: dir.to_owned(),
@@ -158,11 +174,17 @@ impl Coordinator {
             trajectories: Mutex::new(HashMap::new()),
             unit_duration: DEFAULT_UNIT_DURATION,
             artifacts,
+            submitting: claims::SubmissionClaims::default(),
+            _lock: lock,
+            startup_check: FileCheck::default(),
         };
         c.db().execute(RECOUNT, [Option::<String>::None])?;
         c.load()?;
-        c.reconcile()?;
+        let unreadable = c.reconcile()?;
         c.finish_interrupted_exclusions()?;
+        let mut check = c.check_counted_files(verify::Depth::Size)?;
+        check.quarantined.splice(0..0, unreadable);
+        c.startup_check = check;
         let ids: Vec<String> = c
             .campaigns
             .lock()

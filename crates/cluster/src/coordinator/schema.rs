@@ -9,6 +9,9 @@ use ajaxlab_stats::Pentanomial;
 use rusqlite::{Connection, params};
 use std::path::Path;
 
+/// The database's file name in the state directory.
+pub(super) const DATABASE_FILE: &str = "coordinator.sqlite3";
+
 /// Opens (or creates) the database at `path`: WAL, the tables, and the
 /// columns added since the first schema.
 pub(super) fn open_db(path: &Path) -> Result<Connection, rusqlite::Error> {
@@ -33,6 +36,10 @@ pub(super) fn open_db(path: &Path) -> Result<Connection, rusqlite::Error> {
         ("campaigns", "white_wins", "integer not null default 0"),
         ("campaigns", "white_draws", "integer not null default 0"),
         ("campaigns", "white_losses", "integer not null default 0"),
+        ("workers", "token_hash", "text not null default ''"),
+        ("results", "file_sha256", "text not null default ''"),
+        ("results", "file_bytes", "integer not null default -1"),
+        ("results", "games", "integer not null default -1"),
     ] {
         let present: bool = db.query_row(
             &format!("select count(*) from pragma_table_info('{table}') where name = ?1"),
@@ -43,6 +50,10 @@ pub(super) fn open_db(path: &Path) -> Result<Connection, rusqlite::Error> {
             db.execute_batch(&format!("alter table {table} add column {column} {decl}"))?;
         }
     }
+    // Indexes on the columns added above.
+    db.execute_batch(
+        "create index if not exists workers_by_token on workers(token_hash, registered_ms);",
+    )?;
     Ok(db)
 }
 
@@ -95,6 +106,13 @@ create table if not exists engine_failures(
     campaign_id text not null, worker_id text not null, reason text not null, at_ms integer not null,
     primary key (campaign_id, worker_id));
 create table if not exists tokens(hash text primary key, scope text not null, label text not null, created_ms integer not null);
+create table if not exists excluded_tokens(
+    campaign_id text not null, token_hash text not null, at_ms integer not null,
+    primary key (campaign_id, token_hash));
+create table if not exists rejections(
+    campaign_id text not null, unit_id text not null, token_hash text not null, at_ms integer not null);
+create index if not exists rejections_by_token on rejections(campaign_id, token_hash);
+create index if not exists rejections_by_unit on rejections(unit_id, token_hash);
 ";
 
 pub(super) fn campaign_pentanomial(

@@ -1,6 +1,8 @@
 //! The gRPC services: thin adapters over [`Coordinator`], plus bearer-token
 //! authentication with separate worker and operator scopes.
 
+use super::leases::WorkerKey;
+use super::tokens::TokenHash;
 use super::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, LeaseError, Scope,
 };
@@ -37,6 +39,7 @@ impl From<CoordinatorError> for Status {
             | CoordinatorError::Lease(LeaseError::Lost(_) | LeaseError::NotHeld(_)) => {
                 Code::FailedPrecondition
             }
+            CoordinatorError::Lease(LeaseError::TooManyRegistrations) => Code::ResourceExhausted,
             CoordinatorError::Storage(_) => Code::Internal,
         };
         Status::new(code, message)
@@ -86,18 +89,30 @@ pub fn check_scope(
     scope: Scope,
     what: &str,
 ) -> Result<(), Status> {
-    let token = metadata
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or_else(|| Status::unauthenticated("missing 'authorization: Bearer TOKEN'"))?;
-    match coordinator.token_scope(token) {
+    match coordinator.token_scope(bearer_token(metadata)?) {
         None => Err(Status::unauthenticated("unknown token")),
         Some(s) if s != scope => Err(Status::permission_denied(format!(
             "a {s:?} token cannot call {what}"
         ))),
         Some(_) => Ok(()),
     }
+}
+
+/// The bearer token a request came with.
+fn bearer_token(metadata: &tonic::metadata::MetadataMap) -> Result<&str, Status> {
+    metadata
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(|| Status::unauthenticated("missing 'authorization: Bearer TOKEN'"))
+}
+
+/// The worker a request names by `worker_id`, with the token it came with.
+fn worker_key<T>(request: &Request<T>, worker_id: String) -> Result<WorkerKey, Status> {
+    Ok(WorkerKey {
+        id: worker_id,
+        token: TokenHash::of(bearer_token(request.metadata())?),
+    })
 }
 
 /// Runs blocking coordinator (or artifact store) work off the async threads.
@@ -119,22 +134,24 @@ impl worker_server::Worker for WorkerService {
         &self,
         request: Request<v1::RegisterRequest>,
     ) -> Result<Response<v1::RegisterResponse>, Status> {
+        let token = TokenHash::of(bearer_token(request.metadata())?);
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
-        let worker_id =
-            blocking(move || c.register(&r.name, &r.version, r.cores, r.bench_signature)).await?;
-        Ok(Response::new(v1::RegisterResponse { worker_id }))
+        let key =
+            blocking(move || c.register(&token, &r.name, &r.version, r.cores, r.bench_signature))
+                .await?;
+        Ok(Response::new(v1::RegisterResponse { worker_id: key.id }))
     }
 
     async fn request_work(
         &self,
         request: Request<v1::WorkRequest>,
     ) -> Result<Response<v1::WorkResponse>, Status> {
-        let r = request.into_inner();
-        check_header(r.header.as_ref())?;
+        let key = worker_key(&request, request.get_ref().worker_id.clone())?;
+        check_header(request.get_ref().header.as_ref())?;
         let c = Arc::clone(&self.0);
-        let unit = blocking(move || c.request_work(&r.worker_id)).await?;
+        let unit = blocking(move || c.request_work(&key)).await?;
         Ok(Response::new(v1::WorkResponse {
             unit,
             retry_after_ms: 1000,
@@ -145,24 +162,26 @@ impl worker_server::Worker for WorkerService {
         &self,
         request: Request<v1::RenewLeaseRequest>,
     ) -> Result<Response<v1::RenewLeaseResponse>, Status> {
+        let key = worker_key(&request, request.get_ref().worker_id.clone())?;
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
-        let lease_deadline_ms =
-            blocking(move || c.renew(&r.worker_id, &r.unit_id, &r.lease_token)).await?;
-        Ok(Response::new(v1::RenewLeaseResponse { lease_deadline_ms }))
+        let lease = blocking(move || c.renew(&key, &r.unit_id, &r.lease_token)).await?;
+        Ok(Response::new(v1::RenewLeaseResponse {
+            lease_ms: u64::try_from(lease.as_millis()).unwrap_or(u64::MAX),
+        }))
     }
 
     async fn submit_results(
         &self,
         request: Request<v1::SubmitResultsRequest>,
     ) -> Result<Response<v1::SubmitResultsResponse>, Status> {
+        let key = worker_key(&request, request.get_ref().worker_id.clone())?;
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
         let unit = r.unit_id.clone();
-        let outcome =
-            blocking(move || c.submit(&r.worker_id, &r.unit_id, &r.lease_token, &r.games)).await;
+        let outcome = blocking(move || c.submit(&key, &r.unit_id, &r.lease_token, &r.games)).await;
         if let Err(e) = &outcome {
             tracing::warn!(unit, "submission refused: {}", e.message());
         }
@@ -175,14 +194,15 @@ impl worker_server::Worker for WorkerService {
         &self,
         request: Request<v1::ReleaseWorkRequest>,
     ) -> Result<Response<v1::ReleaseWorkResponse>, Status> {
+        let key = worker_key(&request, request.get_ref().worker_id.clone())?;
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
         blocking(move || {
             if r.engine_failure.is_empty() {
-                c.release(&r.worker_id, &r.unit_id, &r.lease_token)
+                c.release(&key, &r.unit_id, &r.lease_token)
             } else {
-                c.release_failed(&r.worker_id, &r.unit_id, &r.lease_token, &r.engine_failure)
+                c.release_failed(&key, &r.unit_id, &r.lease_token, &r.engine_failure)
             }
         })
         .await?;

@@ -1,11 +1,13 @@
 //! Tokens: each is a random secret shown once, kept only as its SHA-256
 //! hash, with the scope of what it may do.
 
-use super::error::StorageError;
+use super::error::{StorageError, file_error};
+use super::schema::{DATABASE_FILE, open_db};
 use super::{Coordinator, CoordinatorError, now_ms};
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 use std::io::Read;
+use std::path::Path;
 
 /// What a token may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,18 +57,63 @@ fn hash_token(token: &str) -> String {
         .collect()
 }
 
+/// The token a request came with, as the coordinator keeps it (its
+/// SHA-256). Workers are bound to the token that registered them, and
+/// exclusions apply to tokens: a worker can neither act under another's id
+/// nor shed an exclusion by registering again.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TokenHash(String);
+
+impl TokenHash {
+    /// The hash of a presented token.
+    #[must_use]
+    pub fn of(token: &str) -> TokenHash {
+        TokenHash(hash_token(token))
+    }
+
+    /// The hash as stored (64 hex digits).
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A new token of `scope`, stored hashed in `db`: the token and its hash.
+fn insert_token(
+    db: &Connection,
+    scope: Scope,
+    label: &str,
+) -> Result<(String, String), CoordinatorError> {
+    let token = random_hex()?;
+    let hash = hash_token(&token);
+    db.execute(
+        "insert into tokens values (?1, ?2, ?3, ?4)",
+        params![hash, scope.as_str(), label, now_ms()],
+    )?;
+    Ok((token, hash))
+}
+
+/// Issues a token of `scope` into the state directory `dir` without taking
+/// it over: `ajaxlab token` runs beside the coordinator that holds `dir`,
+/// which finds the token in the database when it is first presented.
+///
+/// # Errors
+/// The directory or its database cannot be opened or written; no
+/// operating-system randomness ([`random_hex`]).
+pub fn issue_token_in(dir: &Path, scope: Scope, label: &str) -> Result<String, CoordinatorError> {
+    std::fs::create_dir_all(dir).map_err(file_error(dir))?;
+    let path = dir.join(DATABASE_FILE);
+    let db = open_db(&path).map_err(|source| StorageError::OpenDatabase { path, source })?;
+    Ok(insert_token(&db, scope, label)?.0)
+}
+
 impl Coordinator {
     /// Stores a new token of `scope` (hashed) and returns it; shown once.
     ///
     /// # Errors
     /// Storage failure, or no operating-system randomness ([`random_hex`]).
     pub fn issue_token(&self, scope: Scope, label: &str) -> Result<String, CoordinatorError> {
-        let token = random_hex()?;
-        let hash = hash_token(&token);
-        self.db().execute(
-            "insert into tokens values (?1, ?2, ?3, ?4)",
-            params![hash, scope.as_str(), label, now_ms()],
-        )?;
+        let (token, hash) = insert_token(&self.db(), scope, label)?;
         self.tokens
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

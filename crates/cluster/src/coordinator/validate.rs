@@ -116,10 +116,43 @@ fn validate_game(
     if g.seed != seed || g.start_fen != opening.start.fen() || g.opening_moves != issued_moves {
         return Err(reject(id, "opening differs from the one issued"));
     }
+    if g.start_number != opening.start_number {
+        return Err(reject(
+            id,
+            format!(
+                "start_number {:?} differs from the one issued ({:?})",
+                g.start_number, opening.start_number
+            ),
+        ));
+    }
+    let issued_tc = TimeControl::record_text(config.players[white].tc, config.players[black].tc);
+    if g.time_control != issued_tc {
+        return Err(reject(
+            id,
+            format!(
+                "time control {} differs from the one issued ({issued_tc})",
+                g.time_control
+            ),
+        ));
+    }
+    check_versions(g)?;
+    check_times(g)?;
     let mut game = Game::new(opening.position());
     let mut adjudicator = Adjudicator::new(&config.adjudication);
     let mut verdict = None;
     for (i, m) in g.moves.iter().enumerate() {
+        if let Some(limit) = config.adjudication.max_plies
+            && i >= limit as usize
+        {
+            return Err(reject(
+                id,
+                format!(
+                    "move {} ({}) after the game was drawn at max_plies = {limit}",
+                    i + 1,
+                    m.uci
+                ),
+            ));
+        }
         if verdict.is_some() {
             return Err(reject(
                 id,
@@ -183,6 +216,57 @@ fn validate_game(
                 "result {} by {} does not follow from the moves",
                 g.result.pgn(),
                 g.termination
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The longest engine version kept, in characters (a UCI engine's `id
+/// name`; the builtin engine's is a few words).
+pub const MAX_VERSION_TEXT: usize = 128;
+
+/// Versions are the engines' word and cannot be re-derived, but they are
+/// shown and stored: bounded, and free of control characters.
+fn check_versions(g: &GameRecord) -> Result<(), Rejection> {
+    for (side, version) in [("white", &g.white.version), ("black", &g.black.version)] {
+        let length = version.chars().count();
+        if length > MAX_VERSION_TEXT || version.chars().any(char::is_control) {
+            return Err(reject(
+                g.game_id,
+                format!(
+                    "{side}_version: {length} characters{}: at most {MAX_VERSION_TEXT}, no control characters",
+                    if version.chars().any(char::is_control) {
+                        ", with control characters"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The earliest time a game may start: 2000-01-01, Unix milliseconds.
+pub const EARLIEST_GAME_MS: i64 = 946_684_800_000;
+/// The latest time a game may end: 2100-01-01, Unix milliseconds.
+pub const LATEST_GAME_MS: i64 = 4_102_444_800_000;
+
+/// Times are the worker's clock, which the coordinator does not trust to
+/// agree with its own (leases use durations); but they must be times:
+/// between [`EARLIEST_GAME_MS`] and [`LATEST_GAME_MS`], the start first.
+fn check_times(g: &GameRecord) -> Result<(), Rejection> {
+    let range = EARLIEST_GAME_MS..=LATEST_GAME_MS;
+    if !range.contains(&g.started_at_ms)
+        || !range.contains(&g.ended_at_ms)
+        || g.started_at_ms > g.ended_at_ms
+    {
+        return Err(reject(
+            g.game_id,
+            format!(
+                "started_at_ms {} and ended_at_ms {}: must be Unix milliseconds from {EARLIEST_GAME_MS} (2000) to {LATEST_GAME_MS} (2100), the start first",
+                g.started_at_ms, g.ended_at_ms
             ),
         ));
     }

@@ -139,6 +139,11 @@ fn transient(status: &tonic::Status) -> bool {
     )
 }
 
+/// "Unknown worker" answers in a row after which the worker says so and
+/// waits before registering again: once is a restarted coordinator that
+/// lost nothing, again and again is a coordinator that forgets it.
+const FORGOTTEN_BEFORE_BACKOFF: u32 = 3;
+
 /// Exponential backoff with jitter, capped at 30 s.
 struct Backoff {
     attempt: u32,
@@ -329,6 +334,11 @@ pub async fn run_worker(
     let mut backoff = Backoff::new(u64::from(std::process::id()) ^ signature);
     let mut benched = Benched::default();
     let mut submitted = 0;
+    // Times in a row the coordinator did not know this worker's id, and
+    // the backoff between the registrations that follow (not reset by a
+    // new connection, as the coordinator answers those).
+    let mut forgotten = 0u32;
+    let mut forgotten_backoff = Backoff::new(signature.rotate_left(17));
     'connection: loop {
         let Some(mut clients) = connect(&config, &shutdown, &mut backoff).await? else {
             return Ok(submitted);
@@ -361,12 +371,27 @@ pub async fn run_worker(
                 })
                 .await
             {
-                Ok(r) => r.into_inner(),
+                Ok(r) => {
+                    forgotten = 0;
+                    forgotten_backoff.reset();
+                    r.into_inner()
+                }
                 Err(s) if transient(&s) => {
                     backoff.wait().await;
                     continue 'connection;
                 }
-                Err(s) if s.code() == tonic::Code::NotFound => continue 'connection,
+                Err(s) if s.code() == tonic::Code::NotFound => {
+                    forgotten += 1;
+                    if forgotten >= FORGOTTEN_BEFORE_BACKOFF {
+                        tracing::warn!(
+                            coordinator = %config.url,
+                            "the coordinator did not know this worker {forgotten} times in a row ({}); registering again after a pause",
+                            s.message()
+                        );
+                        forgotten_backoff.wait().await;
+                    }
+                    continue 'connection;
+                }
                 Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
             };
             let Some(unit) = response.unit else {
@@ -392,6 +417,12 @@ pub async fn run_worker(
             }
         }
     }
+}
+
+/// How long after a lease of `lease_ms` was granted it is renewed: at a
+/// third of it, so that two renewals may fail before it lapses.
+fn renewal_interval(lease_ms: u64) -> Duration {
+    Duration::from_millis((lease_ms / 3).max(200))
 }
 
 /// Plays one unit with its lease renewed meanwhile, then submits it (or
@@ -439,11 +470,9 @@ async fn play_and_submit(
         })
     };
     tokio::pin!(play);
-    let renew_every = Duration::from_millis(
-        u64::try_from((unit.lease_deadline_ms - crate::coordinator::now_ms()) / 3)
-            .unwrap_or(1000)
-            .max(200),
-    );
+    // Timed by this machine's monotonic clock from the durations the
+    // coordinator sends: its clock and this one need not agree.
+    let mut renew_every = renewal_interval(unit.lease_ms);
     let mut last_renewal = std::time::Instant::now();
     let games = loop {
         tokio::select! {
@@ -459,11 +488,13 @@ async fn play_and_submit(
                 }
                 last_renewal = std::time::Instant::now();
                 let renew = v1::RenewLeaseRequest { header: header(), worker_id: worker_id.into(), unit_id: unit.unit_id.clone(), lease_token: unit.lease_token.clone() };
-                if let Err(s) = client.renew_lease(renew).await
-                    && s.code() == tonic::Code::FailedPrecondition
-                {
+                match client.renew_lease(renew).await {
+                    Ok(r) => renew_every = renewal_interval(r.into_inner().lease_ms),
                     // The lease is gone: someone else plays this unit now.
-                    cancel.store(true, Ordering::Relaxed);
+                    Err(s) if s.code() == tonic::Code::FailedPrecondition => {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                    Err(_) => {}
                 }
             }
         }
@@ -533,5 +564,20 @@ async fn release(
     };
     if let Err(s) = client.release_work(release).await {
         tracing::warn!("unit {} not given back: {}", unit.unit_id, s.message());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A worker whose clock is ten minutes behind the coordinator's once
+    /// renewed every 203 s against a 10 s lease: the interval now comes from
+    /// the lease's duration alone.
+    #[test]
+    fn a_lease_is_renewed_at_a_third_of_its_duration_whatever_the_clocks_say() {
+        assert_eq!(renewal_interval(10_000), Duration::from_millis(3_333));
+        assert_eq!(renewal_interval(60_000), Duration::from_secs(20));
+        assert_eq!(renewal_interval(0), Duration::from_millis(200));
     }
 }

@@ -28,8 +28,8 @@ pub struct UnitSpec<'a> {
     pub unit_id: &'a str,
     /// The lease's secret, shown back on renewal and submission.
     pub lease_token: &'a str,
-    /// Unix time, milliseconds, after which the lease is void unless renewed.
-    pub deadline_ms: i64,
+    /// How long the lease lasts from now unless renewed.
+    pub lease: std::time::Duration,
     /// The first pair of the campaign the unit plays.
     pub first_pair: u64,
     /// How many pairs it plays.
@@ -44,7 +44,7 @@ impl From<UnitSpec<'_>> for v1::WorkUnit {
         v1::WorkUnit {
             unit_id: u.unit_id.into(),
             lease_token: u.lease_token.into(),
-            lease_deadline_ms: u.deadline_ms,
+            lease_ms: u64::try_from(u.lease.as_millis()).unwrap_or(u64::MAX),
             campaign_id: u.campaign_id.into(),
             run_id: config.run_id.clone(),
             variant: config.variant.to_wire(),
@@ -395,7 +395,7 @@ mod tests {
             campaign_id: "c",
             unit_id: "c-0",
             lease_token: "t",
-            deadline_ms: 5,
+            lease: std::time::Duration::from_millis(5),
             first_pair: 3,
             pair_count: 2,
         })

@@ -1,0 +1,271 @@
+//! The counted games' files, checked against what was recorded when each
+//! was counted (its SHA-256, size and game count): a file deleted,
+//! truncated or changed since is moved aside to `quarantine/`, its games
+//! are taken out of the counts and its pairs go back to the pool, and the
+//! coordinator says so. Start-up checks that each file is there at its
+//! size (a stat per file); `ajaxlab coordinator --verify` reads every
+//! file, checks its hash and its games, and prints what it found.
+//!
+//! An SPSA tune's updates cannot be taken back: a bad file of one is moved
+//! aside and reported, and its update to θ stays.
+
+use super::error::file_error;
+use super::{Coordinator, CoordinatorError};
+use crate::artifacts::hash_file;
+use ajaxlab_store::read_games;
+use rusqlite::params;
+use std::path::Path;
+
+/// A unit's file that did not hold up, moved to its campaign's `quarantine/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quarantined {
+    /// The campaign.
+    pub campaign: String,
+    /// The unit.
+    pub unit: String,
+    /// What was wrong with the file.
+    pub reason: String,
+    /// What became of its games.
+    pub outcome: QuarantineOutcome,
+}
+
+/// What became of a quarantined unit's games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuarantineOutcome {
+    /// They were counted: they are taken out, and the unit is played again.
+    CountedOut,
+    /// They were never counted: the unit is played again.
+    Replayed,
+    /// An SPSA tune's: its update stands, the games are lost.
+    UpdateKept,
+}
+
+impl std::fmt::Display for Quarantined {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let outcome = match self.outcome {
+            QuarantineOutcome::CountedOut => {
+                "its games are taken out of the counts and played again"
+            }
+            QuarantineOutcome::Replayed => "it was not counted and is played again",
+            QuarantineOutcome::UpdateKept => {
+                "an SPSA update: it stays in the tune, its games are lost"
+            }
+        };
+        write!(
+            f,
+            "campaign '{}', unit {}: {}; moved to quarantine/, {outcome}",
+            self.campaign, self.unit, self.reason
+        )
+    }
+}
+
+/// What a check of the counted files found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileCheck {
+    /// Counted units whose files were checked.
+    pub checked: u64,
+    /// The files moved aside, and why.
+    pub quarantined: Vec<Quarantined>,
+}
+
+/// How much of each file a check reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Depth {
+    /// That it is there, at the size it was counted with.
+    Size,
+    /// Its hash and its games as well.
+    Contents,
+}
+
+/// A counted unit as its results row recorded it.
+struct CountedFile {
+    unit: String,
+    campaign: String,
+    sha256: String,
+    /// Negative for a unit counted before files were recorded.
+    bytes: i64,
+    games: i64,
+}
+
+/// What a games file holds, as recorded when its unit is counted.
+pub(super) struct FileDigest {
+    pub(super) sha256: String,
+    pub(super) bytes: i64,
+}
+
+/// The SHA-256 and size of `path`.
+pub(super) fn digest(path: &Path) -> Result<FileDigest, CoordinatorError> {
+    let (hash, bytes) = hash_file(path).map_err(super::StorageError::from)?;
+    Ok(FileDigest {
+        sha256: hash.to_string(),
+        bytes: i64::try_from(bytes).unwrap_or(i64::MAX),
+    })
+}
+
+impl Coordinator {
+    /// Checks every counted unit's file to `depth`; quarantines those that
+    /// do not hold up (module docs). A unit counted before files were
+    /// recorded gets its record now, if its file reads.
+    pub(super) fn check_counted_files(&self, depth: Depth) -> Result<FileCheck, CoordinatorError> {
+        let rows: Vec<CountedFile> = {
+            let db = self.db();
+            let mut stmt = db.prepare(
+                "select unit_id, campaign_id, file_sha256, file_bytes, games from results order by rowid",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok(CountedFile {
+                    unit: r.get(0)?,
+                    campaign: r.get(1)?,
+                    sha256: r.get(2)?,
+                    bytes: r.get(3)?,
+                    games: r.get(4)?,
+                })
+            })?;
+            rows.collect::<Result<_, _>>()?
+        };
+        let mut check = FileCheck::default();
+        for row in rows {
+            check.checked += 1;
+            if let Some(reason) = self.file_fault(&row, depth)? {
+                check.quarantined.push(self.quarantine_counted(
+                    &row.campaign,
+                    &row.unit,
+                    reason,
+                )?);
+            }
+        }
+        Ok(check)
+    }
+
+    /// What is wrong with a counted unit's file, if anything.
+    fn file_fault(
+        &self,
+        row: &CountedFile,
+        depth: Depth,
+    ) -> Result<Option<String>, CoordinatorError> {
+        let path = self.unit_file(&row.campaign, &row.unit);
+        let Ok(meta) = std::fs::metadata(&path) else {
+            return Ok(Some("its games file is missing".to_owned()));
+        };
+        let size = i64::try_from(meta.len()).unwrap_or(i64::MAX);
+        if row.bytes >= 0 && size != row.bytes {
+            return Ok(Some(format!(
+                "its games file is {size} bytes; it was counted at {} bytes",
+                row.bytes
+            )));
+        }
+        if row.bytes >= 0 && depth == Depth::Size {
+            return Ok(None);
+        }
+        let found = digest(&path)?;
+        if row.bytes >= 0 && found.sha256 != row.sha256 {
+            return Ok(Some(format!(
+                "its games file changed since it was counted (SHA-256 {}, counted as {})",
+                found.sha256, row.sha256
+            )));
+        }
+        let games = match read_games(&path) {
+            Ok(file) => i64::try_from(file.games.len()).unwrap_or(i64::MAX),
+            Err(e) => return Ok(Some(format!("its games file does not read: {e}"))),
+        };
+        if row.games >= 0 && games != row.games {
+            return Ok(Some(format!(
+                "its games file holds {games} games; {} were counted",
+                row.games
+            )));
+        }
+        if row.bytes < 0 {
+            self.db().execute(
+                "update results set file_sha256 = ?2, file_bytes = ?3, games = ?4 where unit_id = ?1",
+                params![row.unit, found.sha256, found.bytes, games],
+            )?;
+        }
+        Ok(None)
+    }
+
+    /// Moves a counted unit's file (if any) to `quarantine/` and takes its
+    /// games out of the counts (an SPSA update stays).
+    fn quarantine_counted(
+        &self,
+        campaign: &str,
+        unit: &str,
+        reason: String,
+    ) -> Result<Quarantined, CoordinatorError> {
+        self.move_to_quarantine(campaign, unit)?;
+        let spsa = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(campaign)
+            .is_some_and(|l| l.spsa.is_some());
+        let outcome = if spsa {
+            QuarantineOutcome::UpdateKept
+        } else {
+            self.count_out(campaign, &[unit.to_owned()])?;
+            QuarantineOutcome::CountedOut
+        };
+        let quarantined = Quarantined {
+            campaign: campaign.to_owned(),
+            unit: unit.to_owned(),
+            reason,
+            outcome,
+        };
+        tracing::warn!("{quarantined}");
+        Ok(quarantined)
+    }
+
+    /// Moves an uncounted unit's file that does not read to `quarantine/`;
+    /// the unit goes back to the pool.
+    pub(super) fn quarantine_uncounted(
+        &self,
+        campaign: &str,
+        unit: &str,
+        reason: String,
+    ) -> Result<Quarantined, CoordinatorError> {
+        self.move_to_quarantine(campaign, unit)?;
+        self.db().execute(
+            "update units set state = 'free', worker_id = '', lease_token = '', deadline_ms = 0 where id = ?1 and state != 'done'",
+            [unit],
+        )?;
+        let quarantined = Quarantined {
+            campaign: campaign.to_owned(),
+            unit: unit.to_owned(),
+            reason,
+            outcome: QuarantineOutcome::Replayed,
+        };
+        tracing::warn!("{quarantined}");
+        Ok(quarantined)
+    }
+
+    /// Moves a unit's file, if there is one, into its campaign's
+    /// `quarantine/`, under a name no earlier quarantine of it has taken.
+    fn move_to_quarantine(&self, campaign: &str, unit: &str) -> Result<(), CoordinatorError> {
+        let file = self.unit_file(campaign, unit);
+        if !file.exists() {
+            return Ok(());
+        }
+        let dir = self.campaign_dir(campaign).join("quarantine");
+        std::fs::create_dir_all(&dir).map_err(file_error(&dir))?;
+        let target = (0..)
+            .map(|n| dir.join(format!("unit-{unit}.{n}.parquet")))
+            .find(|p| !p.exists())
+            .unwrap_or_else(|| dir.join(format!("unit-{unit}.parquet")));
+        std::fs::rename(&file, &target).map_err(file_error(&file))?;
+        Ok(())
+    }
+
+    /// Reads every counted unit's file in full: hash, size and games
+    /// against what was recorded when it was counted. Bad files are
+    /// quarantined as at start-up.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn verify(&self) -> Result<FileCheck, CoordinatorError> {
+        self.check_counted_files(Depth::Contents)
+    }
+
+    /// What the start-up check of the counted files found.
+    pub fn startup_check(&self) -> &FileCheck {
+        &self.startup_check
+    }
+}
