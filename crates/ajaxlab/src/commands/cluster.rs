@@ -2,11 +2,10 @@
 //! (`run` on one machine; `create`, `list`, `status`, `pause`, `resume`,
 //! `stop` against a running coordinator).
 
-use ajaxlab_arena::ConfigError;
-use ajaxlab_arena::limits::check;
 use ajaxlab_cluster::artifacts::client::{campaign_files, upload};
 use ajaxlab_cluster::coordinator::CampaignState;
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
+use ajaxlab_cluster::coordinator_file::{CoordinatorSettings, parse_coordinator_file};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
 use ajaxlab_cluster::sprt_text::sprt_state;
 use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
@@ -17,9 +16,7 @@ use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use ajaxlab_stats::{EloModel, Status, hypotheses_text, llr_text};
 use ajaxlab_store::RunKind;
 use anyhow::{Context, bail};
-use serde::Deserialize;
 use std::net::SocketAddr;
-use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -28,52 +25,6 @@ use std::time::Duration;
 
 /// The campaign `ajaxlab campaign run` plays when given no file.
 const QUICKSTART: &str = include_str!("../../../../configs/quickstart.toml");
-
-/// Coordinator configuration file.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CoordinatorFile {
-    /// Address to listen on.
-    listen: Option<SocketAddr>,
-    /// Directory of the state and the games.
-    state_dir: Option<PathBuf>,
-    /// Seconds a lease lasts without renewal.
-    lease_seconds: Option<u64>,
-    /// Seconds of play a unit is sized to on the worker that asks (default 180).
-    unit_seconds: Option<u64>,
-    /// Address of the status page and /metrics.
-    http_listen: Option<SocketAddr>,
-    /// TLS certificate chain (PEM); with tls_key, gRPC is served over TLS.
-    tls_cert: Option<PathBuf>,
-    /// TLS private key (PEM).
-    tls_key: Option<PathBuf>,
-    /// Largest engine artifact taken, MiB (default 256).
-    max_artifact_mb: Option<u64>,
-}
-
-/// `lease_seconds` of a coordinator file: how long a lease lasts unrenewed.
-const LEASE_SECONDS: RangeInclusive<u64> = 5..=3_600;
-/// `unit_seconds` of a coordinator file: the play a unit is sized to.
-const UNIT_SECONDS: RangeInclusive<u64> = 1..=86_400;
-/// `max_artifact_mb` of a coordinator file: the largest engine artifact.
-const MAX_ARTIFACT_MB: RangeInclusive<u64> = 1..=65_536;
-
-impl CoordinatorFile {
-    /// The lease (default 60 s) and, if set, the unit duration, each in
-    /// its range.
-    fn durations(&self) -> Result<(Duration, Option<Duration>), ConfigError> {
-        let lease = check(
-            "lease_seconds",
-            self.lease_seconds.unwrap_or(60),
-            &LEASE_SECONDS,
-        )?;
-        let unit = self
-            .unit_seconds
-            .map(|s| check("unit_seconds", s, &UNIT_SECONDS))
-            .transpose()?;
-        Ok((Duration::from_secs(lease), unit.map(Duration::from_secs)))
-    }
-}
 
 /// Arguments of `ajaxlab coordinator`.
 #[derive(Debug, clap::Args)]
@@ -363,24 +314,14 @@ fn on_signal(flag: Arc<AtomicBool>) {
 }
 
 pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
-    let file: CoordinatorFile = match &args.config {
+    let file = match &args.config {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
-            toml::from_str(&text).with_context(|| path.display().to_string())?
+            parse_coordinator_file(&text).with_context(|| path.display().to_string())?
         }
-        None => CoordinatorFile::default(),
+        None => CoordinatorSettings::default(),
     };
-    let file_name = format!(
-        "coordinator file {}",
-        args.config.as_deref().unwrap_or(Path::new("-")).display()
-    );
-    let (lease, unit_duration) = file.durations().with_context(|| file_name.clone())?;
-    let artifact_mb = file
-        .max_artifact_mb
-        .map(|mb| check("max_artifact_mb", mb, &MAX_ARTIFACT_MB))
-        .transpose()
-        .with_context(|| file_name.clone())?;
     let listen = args
         .listen
         .or(file.listen)
@@ -390,24 +331,24 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .or(file.state_dir)
         .unwrap_or_else(|| PathBuf::from("coordinator"));
-    let tls = match (&file.tls_cert, &file.tls_key) {
-        (Some(cert), Some(key)) => Some(ajaxlab_cluster::server::TlsIdentity {
-            cert_pem: std::fs::read(cert)
-                .with_context(|| format!("tls_cert: reading {}", cert.display()))?,
-            key_pem: std::fs::read(key)
-                .with_context(|| format!("tls_key: reading {}", key.display()))?,
+    let tls = match &file.tls {
+        Some(files) => Some(ajaxlab_cluster::server::TlsIdentity {
+            cert_pem: std::fs::read(&files.cert)
+                .with_context(|| format!("tls_cert: reading {}", files.cert.display()))?,
+            key_pem: std::fs::read(&files.key)
+                .with_context(|| format!("tls_key: reading {}", files.key.display()))?,
         }),
-        (None, None) => None,
-        _ => bail!("tls_cert and tls_key go together"),
+        None => None,
     };
+    let lease = file.lease;
     runtime()?.block_on(async {
         let signature = tokio::task::spawn_blocking(bench_signature).await?;
         let mut coordinator = Coordinator::open(&state_dir, lease, signature)?;
-        if let Some(duration) = unit_duration {
+        if let Some(duration) = file.unit_duration {
             coordinator.set_unit_duration(duration);
         }
-        if let Some(mb) = artifact_mb {
-            coordinator.set_artifact_limit(mb * 1024 * 1024);
+        if let Some(bytes) = file.artifact_limit {
+            coordinator.set_artifact_limit(bytes);
         }
         let coordinator = Arc::new(coordinator);
         let listener = tokio::net::TcpListener::bind(listen)
@@ -748,31 +689,4 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
         }
         Ok(ExitCode::SUCCESS)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn durations(text: &str) -> Result<(Duration, Option<Duration>), String> {
-        let file: CoordinatorFile = toml::from_str(text).map_err(|e| e.to_string())?;
-        file.durations().map_err(|e| e.key)
-    }
-
-    #[test]
-    fn lease_and_unit_seconds_out_of_range_are_refused_naming_the_key() {
-        for (text, key) in [
-            ("lease_seconds = 18446744073709551615", "lease_seconds"),
-            ("lease_seconds = 1", "lease_seconds"),
-            ("unit_seconds = 0", "unit_seconds"),
-            ("unit_seconds = 18446744073709551615", "unit_seconds"),
-        ] {
-            assert_eq!(durations(text), Err(key.to_owned()), "{text}");
-        }
-        assert_eq!(
-            durations("lease_seconds = 5\nunit_seconds = 30"),
-            Ok((Duration::from_secs(5), Some(Duration::from_secs(30))))
-        );
-        assert_eq!(durations(""), Ok((Duration::from_secs(60), None)));
-    }
 }
