@@ -2,6 +2,7 @@
 //! (`run` on one machine; `create`, `list`, `status`, `pause`, `resume`,
 //! `stop` against a running coordinator).
 
+use super::out::{StdoutError, out, outln};
 use ajaxlab_cluster::artifacts::client::{campaign_files, upload};
 use ajaxlab_cluster::coordinator::CampaignState;
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
@@ -146,26 +147,26 @@ pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&dir);
     let r = report.map_err(anyhow::Error::msg)?;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    println!(
+    outln!(
         "workers {}  errors {}  measured over the last {:.0} s:",
         r.workers,
         r.errors,
         r.window.as_secs_f64()
-    );
+    )?;
     if args.worker_rate > 0.0 {
-        println!(
+        outln!(
             "games offered {:.0}/s",
             args.workers as f64 * args.worker_rate
-        );
+        )?;
     }
-    println!("games validated and stored {:.0}/s", r.games_per_second);
-    println!(
+    outln!("games validated and stored {:.0}/s", r.games_per_second)?;
+    outln!(
         "requests {}  latency p50 {:.1} ms  p99 {:.1} ms  (p99 over the whole run {:.1} ms)",
         r.requests,
         ms(r.p50),
         ms(r.p99),
         ms(r.p99_whole_run)
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -409,7 +410,7 @@ pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
                 args.state_dir.display()
             );
         }
-        None => println!("{token}"),
+        None => outln!("{token}")?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -454,7 +455,8 @@ fn header() -> Option<v1::Header> {
     })
 }
 
-fn print_campaign(c: &v1::Campaign) {
+/// Prints one line of a campaign's standing.
+fn print_campaign(c: &v1::Campaign) -> Result<(), StdoutError> {
     let p = &c.pentanomial;
     // A value this build does not know is shown as the number the coordinator sent.
     let kind = RunKind::from_wire(c.kind, "Campaign.kind");
@@ -480,7 +482,7 @@ fn print_campaign(c: &v1::Campaign) {
     for (name, value) in c.spsa_names.iter().zip(&c.spsa_values) {
         extra.push_str(&format!("  {name} {value:.1}"));
     }
-    println!(
+    outln!(
         "{:<24} {:<11} {:<9} {:>7}/{:<7} pairs  penta [{}]  Elo {:+.1} ± {:.1}{extra}",
         c.campaign_id,
         kind.map_or_else(|_| format!("kind {}", c.kind), |k| k.to_string()),
@@ -490,7 +492,7 @@ fn print_campaign(c: &v1::Campaign) {
         p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
         c.elo,
         c.elo_error
-    );
+    )
 }
 
 /// What `campaign status|pause|resume|stop` asks of one campaign.
@@ -524,32 +526,39 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
                     summary?
                 }
             };
+            // The report of what is stored so far: tables here, plots as
+            // files, made before anything is printed so that a closed pipe
+            // loses none of them.
+            let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
+            let report = ajaxlab_report::run(&config);
             for c in &summary.campaigns {
-                println!(
+                outln!(
                     "campaign {} ({}): {} ({} of {} pairs)",
-                    c.id, c.kind, c.state, c.pairs_done, c.pairs_total
-                );
-                println!(
+                    c.id,
+                    c.kind,
+                    c.state,
+                    c.pairs_done,
+                    c.pairs_total
+                )?;
+                outln!(
                     "  pentanomial [{}]  {}",
                     c.pentanomial.0.map(|n| n.to_string()).join(" "),
                     standing(c)
-                );
+                )?;
             }
-            println!(
+            outln!(
                 "games and state in {} ({:.1} s this run)\n",
                 summary.dir.display(),
                 summary.elapsed.as_secs_f64()
-            );
-            // The report of what is stored so far: tables here, plots as files.
-            let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
-            match ajaxlab_report::run(&config) {
+            )?;
+            match report {
                 Ok(report) => {
-                    print!("{report}");
-                    println!(
+                    out!("{report}")?;
+                    outln!(
                         "\nplots in {} (again: ajaxlab report {})",
                         config.out_dir.display(),
                         summary.dir.display()
-                    );
+                    )?;
                 }
                 Err(e) => eprintln!("report: {e}"),
             }
@@ -558,15 +567,11 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
         CampaignAction::Create { file, remote } => return create_campaign(&file, &remote),
         CampaignAction::List { remote } => {
             return operator(&remote, |mut client| async move {
-                for c in client
+                Ok(client
                     .list_campaigns(v1::ListCampaignsRequest { header: header() })
                     .await?
                     .into_inner()
-                    .campaigns
-                {
-                    print_campaign(&c);
-                }
-                Ok(())
+                    .campaigns)
             });
         }
         CampaignAction::Status { id, remote } => (remote, id, Change::Show),
@@ -583,8 +588,7 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
                     })
                     .await?
                     .into_inner();
-                print_campaign(&c);
-                Ok(())
+                Ok(vec![c])
             });
         }
     };
@@ -599,8 +603,7 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
             Change::Stop => client.stop_campaign(request).await?,
             Change::Show => client.get_campaign(request).await?,
         };
-        print_campaign(&c.into_inner());
-        Ok(())
+        Ok(vec![c.into_inner()])
     })
 }
 
@@ -611,18 +614,22 @@ type OperatorChannel = OperatorClient<
     >,
 >;
 
+/// Runs `f` against the coordinator and prints the campaigns it returns.
 fn operator<F, Fut>(remote: &Remote, f: F) -> anyhow::Result<ExitCode>
 where
     F: FnOnce(OperatorChannel) -> Fut,
-    Fut: std::future::Future<Output = Result<(), tonic::Status>>,
+    Fut: std::future::Future<Output = Result<Vec<v1::Campaign>, tonic::Status>>,
 {
-    runtime()?.block_on(async {
+    let campaigns = runtime()?.block_on(async {
         let (channel, auth) = connect(remote).await?;
         f(OperatorClient::with_interceptor(channel, auth))
             .await
-            .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))?;
-        Ok(ExitCode::SUCCESS)
-    })
+            .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))
+    })?;
+    for c in &campaigns {
+        print_campaign(c)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A channel to the coordinator and the operator token to send on it.
@@ -661,7 +668,7 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
                 path: f.path.display().to_string(),
                 sha256: up.hash.to_string(),
             });
-            println!(
+            outln!(
                 "{} {}: sha256 {} ({} bytes){}",
                 f.key,
                 f.path.display(),
@@ -672,7 +679,7 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
                 } else {
                     ", uploaded"
                 }
-            );
+            )?;
         }
         let campaigns = OperatorClient::with_interceptor(channel, auth)
             .create_campaign(v1::CreateCampaignRequest {
@@ -685,7 +692,7 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
             .into_inner()
             .campaigns;
         for c in &campaigns {
-            print_campaign(c);
+            print_campaign(c)?;
         }
         Ok(ExitCode::SUCCESS)
     })
