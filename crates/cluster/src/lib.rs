@@ -6,6 +6,7 @@
 pub mod artifacts;
 pub mod campaign;
 pub mod coordinator;
+pub mod coordinator_file;
 pub mod inputs;
 pub mod loadgen;
 pub mod local;

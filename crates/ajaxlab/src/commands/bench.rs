@@ -1,6 +1,7 @@
 //! `ajaxlab bench perft`: perft speed over the public suite positions,
 //! optionally against a Fairy-Stockfish binary measured in the same run.
 
+use super::out::outln;
 use ajaxlab_rules::{Position, VariantKind, perft};
 use anyhow::{Context, bail};
 use std::io::{BufRead, BufReader, Write};
@@ -77,10 +78,16 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
         Some(path) => Some(FsfPerft::start(path, fsf_variants)?),
         None => None,
     };
-    println!(
+    outln!(
         "{:<20} {:>5} {:>12} {:>10} {:>12} {:>10} {:>7}",
-        "position", "depth", "nodes", "ajaxlab", "Mnps", "fsf Mnps", "ratio"
-    );
+        "position",
+        "depth",
+        "nodes",
+        "ajaxlab",
+        "Mnps",
+        "fsf Mnps",
+        "ratio"
+    )?;
     let (mut ours_nodes, mut ours_secs, mut fsf_secs) = (0u64, 0f64, 0f64);
     for &(variant, fen, depth) in POSITIONS {
         let depth = if *quick { depth - 1 } else { depth };
@@ -105,20 +112,20 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
             }
             None => ("-".to_owned(), "-".to_owned()),
         };
-        println!(
+        outln!(
             "{:<20} {depth:>5} {nodes:>12} {secs:>9.2}s {mnps:>12.1} {fsf_col:>10} {ratio_col:>7}",
             variant.name()
-        );
+        )?;
     }
     let total = ours_nodes as f64 / ours_secs / 1e6;
     if fsf_engine.is_some() {
         let fsf_total = ours_nodes as f64 / fsf_secs / 1e6;
-        println!(
+        outln!(
             "total: ajaxlab {total:.1} Mnps, Fairy-Stockfish {fsf_total:.1} Mnps, ratio {:.2}x",
             total / fsf_total
-        );
+        )?;
     } else {
-        println!("total: ajaxlab {total:.1} Mnps");
+        outln!("total: ajaxlab {total:.1} Mnps")?;
     }
     Ok(std::process::ExitCode::SUCCESS)
 }
@@ -131,12 +138,12 @@ fn engine_bench(depth: u32) -> anyhow::Result<std::process::ExitCode> {
         .iter()
         .zip(&report.per_position)
     {
-        println!("{:<20} {nodes:>10}  {fen}", variant.name());
+        outln!("{:<20} {nodes:>10}  {fen}", variant.name())?;
     }
-    println!("depth {depth}");
-    println!("time {} ms", report.time.as_millis());
-    println!("nps {}", report.nps());
-    println!("nodes {}", report.nodes);
+    outln!("depth {depth}")?;
+    outln!("time {} ms", report.time.as_millis())?;
+    outln!("nps {}", report.nps())?;
+    outln!("nodes {}", report.nodes)?;
     Ok(std::process::ExitCode::SUCCESS)
 }
 

@@ -1,5 +1,6 @@
 //! `ajaxlab book`: an opening book of distinct balanced positions.
 
+use super::out::outln;
 use super::position_args::parse_variant;
 use ajaxlab_arena::book::{BookConfig, generate};
 use ajaxlab_rules::VariantKind;
@@ -48,11 +49,11 @@ pub(crate) fn run(args: &BookArgs) -> anyhow::Result<ExitCode> {
     let found = book.lines.len() - 1;
     let text = book.lines.join("\n") + "\n";
     ajaxlab_store::atomic::write_text(&args.out, &text)?;
-    println!(
+    outln!(
         "{found} positions ({} candidates searched) written to {}",
         book.tried,
         args.out.display()
-    );
+    )?;
     if found < args.count {
         eprintln!(
             "warning: only {found} of {} positions found; raise --max-eval or lower --plies",

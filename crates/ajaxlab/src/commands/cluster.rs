@@ -2,11 +2,11 @@
 //! (`run` on one machine; `create`, `list`, `status`, `pause`, `resume`,
 //! `stop` against a running coordinator).
 
-use ajaxlab_arena::ConfigError;
-use ajaxlab_arena::limits::check;
+use super::out::{StdoutError, out, outln};
 use ajaxlab_cluster::artifacts::client::{campaign_files, upload};
 use ajaxlab_cluster::coordinator::CampaignState;
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
+use ajaxlab_cluster::coordinator_file::{CoordinatorSettings, parse_coordinator_file};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
 use ajaxlab_cluster::sprt_text::sprt_state;
 use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
@@ -17,9 +17,7 @@ use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use ajaxlab_stats::{EloModel, Status, hypotheses_text, llr_text};
 use ajaxlab_store::RunKind;
 use anyhow::{Context, bail};
-use serde::Deserialize;
 use std::net::SocketAddr;
-use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -28,52 +26,6 @@ use std::time::Duration;
 
 /// The campaign `ajaxlab campaign run` plays when given no file.
 const QUICKSTART: &str = include_str!("../../../../configs/quickstart.toml");
-
-/// Coordinator configuration file.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CoordinatorFile {
-    /// Address to listen on.
-    listen: Option<SocketAddr>,
-    /// Directory of the state and the games.
-    state_dir: Option<PathBuf>,
-    /// Seconds a lease lasts without renewal.
-    lease_seconds: Option<u64>,
-    /// Seconds of play a unit is sized to on the worker that asks (default 180).
-    unit_seconds: Option<u64>,
-    /// Address of the status page and /metrics.
-    http_listen: Option<SocketAddr>,
-    /// TLS certificate chain (PEM); with tls_key, gRPC is served over TLS.
-    tls_cert: Option<PathBuf>,
-    /// TLS private key (PEM).
-    tls_key: Option<PathBuf>,
-    /// Largest engine artifact taken, MiB (default 256).
-    max_artifact_mb: Option<u64>,
-}
-
-/// `lease_seconds` of a coordinator file: how long a lease lasts unrenewed.
-const LEASE_SECONDS: RangeInclusive<u64> = 5..=3_600;
-/// `unit_seconds` of a coordinator file: the play a unit is sized to.
-const UNIT_SECONDS: RangeInclusive<u64> = 1..=86_400;
-/// `max_artifact_mb` of a coordinator file: the largest engine artifact.
-const MAX_ARTIFACT_MB: RangeInclusive<u64> = 1..=65_536;
-
-impl CoordinatorFile {
-    /// The lease (default 60 s) and, if set, the unit duration, each in
-    /// its range.
-    fn durations(&self) -> Result<(Duration, Option<Duration>), ConfigError> {
-        let lease = check(
-            "lease_seconds",
-            self.lease_seconds.unwrap_or(60),
-            &LEASE_SECONDS,
-        )?;
-        let unit = self
-            .unit_seconds
-            .map(|s| check("unit_seconds", s, &UNIT_SECONDS))
-            .transpose()?;
-        Ok((Duration::from_secs(lease), unit.map(Duration::from_secs)))
-    }
-}
 
 /// Arguments of `ajaxlab coordinator`.
 #[derive(Debug, clap::Args)]
@@ -202,26 +154,26 @@ pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&dir);
     let r = report.map_err(anyhow::Error::msg)?;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    println!(
+    outln!(
         "workers {}  errors {}  measured over the last {:.0} s:",
         r.workers,
         r.errors,
         r.window.as_secs_f64()
-    );
+    )?;
     if args.worker_rate > 0.0 {
-        println!(
+        outln!(
             "games offered {:.0}/s",
             args.workers as f64 * args.worker_rate
-        );
+        )?;
     }
-    println!("games validated and stored {:.0}/s", r.games_per_second);
-    println!(
+    outln!("games validated and stored {:.0}/s", r.games_per_second)?;
+    outln!(
         "requests {}  latency p50 {:.1} ms  p99 {:.1} ms  (p99 over the whole run {:.1} ms)",
         r.requests,
         ms(r.p50),
         ms(r.p99),
         ms(r.p99_whole_run)
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -370,24 +322,14 @@ fn on_signal(flag: Arc<AtomicBool>) {
 }
 
 pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
-    let file: CoordinatorFile = match &args.config {
+    let file = match &args.config {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
-            toml::from_str(&text).with_context(|| path.display().to_string())?
+            parse_coordinator_file(&text).with_context(|| path.display().to_string())?
         }
-        None => CoordinatorFile::default(),
+        None => CoordinatorSettings::default(),
     };
-    let file_name = format!(
-        "coordinator file {}",
-        args.config.as_deref().unwrap_or(Path::new("-")).display()
-    );
-    let (lease, unit_duration) = file.durations().with_context(|| file_name.clone())?;
-    let artifact_mb = file
-        .max_artifact_mb
-        .map(|mb| check("max_artifact_mb", mb, &MAX_ARTIFACT_MB))
-        .transpose()
-        .with_context(|| file_name.clone())?;
     let listen = args
         .listen
         .or(file.listen)
@@ -397,16 +339,16 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .or(file.state_dir)
         .unwrap_or_else(|| PathBuf::from("coordinator"));
-    let tls = match (&file.tls_cert, &file.tls_key) {
-        (Some(cert), Some(key)) => Some(ajaxlab_cluster::server::TlsIdentity {
-            cert_pem: std::fs::read(cert)
-                .with_context(|| format!("tls_cert: reading {}", cert.display()))?,
-            key_pem: std::fs::read(key)
-                .with_context(|| format!("tls_key: reading {}", key.display()))?,
+    let tls = match &file.tls {
+        Some(files) => Some(ajaxlab_cluster::server::TlsIdentity {
+            cert_pem: std::fs::read(&files.cert)
+                .with_context(|| format!("tls_cert: reading {}", files.cert.display()))?,
+            key_pem: std::fs::read(&files.key)
+                .with_context(|| format!("tls_key: reading {}", files.key.display()))?,
         }),
-        (None, None) => None,
-        _ => bail!("tls_cert and tls_key go together"),
+        None => None,
     };
+    let lease = file.lease;
     runtime()?.block_on(async {
         let signature = tokio::task::spawn_blocking(bench_signature).await?;
         let mut coordinator = Coordinator::open(&state_dir, lease, signature)?;
@@ -415,13 +357,13 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             for q in &startup.quarantined {
                 eprintln!("{q}");
             }
-            return Ok(print_verification(startup, &coordinator.verify()?));
+            return print_verification(startup, &coordinator.verify()?);
         }
-        if let Some(duration) = unit_duration {
+        if let Some(duration) = file.unit_duration {
             coordinator.set_unit_duration(duration);
         }
-        if let Some(mb) = artifact_mb {
-            coordinator.set_artifact_limit(mb * 1024 * 1024);
+        if let Some(bytes) = file.artifact_limit {
+            coordinator.set_artifact_limit(bytes);
         }
         let coordinator = Arc::new(coordinator);
         let listener = tokio::net::TcpListener::bind(listen)
@@ -475,20 +417,20 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
 fn print_verification(
     startup: &ajaxlab_cluster::coordinator::FileCheck,
     full: &ajaxlab_cluster::coordinator::FileCheck,
-) -> ExitCode {
+) -> anyhow::Result<ExitCode> {
     for q in &full.quarantined {
-        println!("{q}");
+        outln!("{q}")?;
     }
     let moved = startup.quarantined.len() + full.quarantined.len();
-    println!(
+    outln!(
         "verified {} counted units' games files (SHA-256, size, games): {moved} moved to quarantine/",
         full.checked
-    );
-    if moved == 0 {
+    )?;
+    Ok(if moved == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    }
+    })
 }
 
 pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
@@ -511,7 +453,7 @@ pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
                 args.state_dir.display()
             );
         }
-        None => println!("{token}"),
+        None => outln!("{token}")?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -556,7 +498,8 @@ fn header() -> Option<v1::Header> {
     })
 }
 
-fn print_campaign(c: &v1::Campaign) {
+/// Prints one line of a campaign's standing.
+fn print_campaign(c: &v1::Campaign) -> Result<(), StdoutError> {
     let p = &c.pentanomial;
     // A value this build does not know is shown as the number the coordinator sent.
     let kind = RunKind::from_wire(c.kind, "Campaign.kind");
@@ -582,7 +525,7 @@ fn print_campaign(c: &v1::Campaign) {
     for (name, value) in c.spsa_names.iter().zip(&c.spsa_values) {
         extra.push_str(&format!("  {name} {value:.1}"));
     }
-    println!(
+    outln!(
         "{:<24} {:<11} {:<9} {:>7}/{:<7} pairs  penta [{}]  Elo {:+.1} ± {:.1}{extra}",
         c.campaign_id,
         kind.map_or_else(|_| format!("kind {}", c.kind), |k| k.to_string()),
@@ -592,7 +535,7 @@ fn print_campaign(c: &v1::Campaign) {
         p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
         c.elo,
         c.elo_error
-    );
+    )
 }
 
 /// What `campaign status|pause|resume|stop` asks of one campaign.
@@ -626,32 +569,39 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
                     summary?
                 }
             };
+            // The report of what is stored so far: tables here, plots as
+            // files, made before anything is printed so that a closed pipe
+            // loses none of them.
+            let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
+            let report = ajaxlab_report::run(&config);
             for c in &summary.campaigns {
-                println!(
+                outln!(
                     "campaign {} ({}): {} ({} of {} pairs)",
-                    c.id, c.kind, c.state, c.pairs_done, c.pairs_total
-                );
-                println!(
+                    c.id,
+                    c.kind,
+                    c.state,
+                    c.pairs_done,
+                    c.pairs_total
+                )?;
+                outln!(
                     "  pentanomial [{}]  {}",
                     c.pentanomial.0.map(|n| n.to_string()).join(" "),
                     standing(c)
-                );
+                )?;
             }
-            println!(
+            outln!(
                 "games and state in {} ({:.1} s this run)\n",
                 summary.dir.display(),
                 summary.elapsed.as_secs_f64()
-            );
-            // The report of what is stored so far: tables here, plots as files.
-            let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
-            match ajaxlab_report::run(&config) {
+            )?;
+            match report {
                 Ok(report) => {
-                    print!("{report}");
-                    println!(
+                    out!("{report}")?;
+                    outln!(
                         "\nplots in {} (again: ajaxlab report {})",
                         config.out_dir.display(),
                         summary.dir.display()
-                    );
+                    )?;
                 }
                 Err(e) => eprintln!("report: {e}"),
             }
@@ -660,15 +610,11 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
         CampaignAction::Create { file, remote } => return create_campaign(&file, &remote),
         CampaignAction::List { remote } => {
             return operator(&remote, |mut client| async move {
-                for c in client
+                Ok(client
                     .list_campaigns(v1::ListCampaignsRequest { header: header() })
                     .await?
                     .into_inner()
-                    .campaigns
-                {
-                    print_campaign(&c);
-                }
-                Ok(())
+                    .campaigns)
             });
         }
         CampaignAction::Status { id, remote } => (remote, id, Change::Show),
@@ -685,8 +631,7 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
                     })
                     .await?
                     .into_inner();
-                print_campaign(&c);
-                Ok(())
+                Ok(vec![c])
             });
         }
     };
@@ -701,8 +646,7 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
             Change::Stop => client.stop_campaign(request).await?,
             Change::Show => client.get_campaign(request).await?,
         };
-        print_campaign(&c.into_inner());
-        Ok(())
+        Ok(vec![c.into_inner()])
     })
 }
 
@@ -713,18 +657,22 @@ type OperatorChannel = OperatorClient<
     >,
 >;
 
+/// Runs `f` against the coordinator and prints the campaigns it returns.
 fn operator<F, Fut>(remote: &Remote, f: F) -> anyhow::Result<ExitCode>
 where
     F: FnOnce(OperatorChannel) -> Fut,
-    Fut: std::future::Future<Output = Result<(), tonic::Status>>,
+    Fut: std::future::Future<Output = Result<Vec<v1::Campaign>, tonic::Status>>,
 {
-    runtime()?.block_on(async {
+    let campaigns = runtime()?.block_on(async {
         let (channel, auth) = connect(remote).await?;
         f(OperatorClient::with_interceptor(channel, auth))
             .await
-            .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))?;
-        Ok(ExitCode::SUCCESS)
-    })
+            .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))
+    })?;
+    for c in &campaigns {
+        print_campaign(c)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A channel to the coordinator and the operator token to send on it.
@@ -763,7 +711,7 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
                 path: f.path.display().to_string(),
                 sha256: up.hash.to_string(),
             });
-            println!(
+            outln!(
                 "{} {}: sha256 {} ({} bytes){}",
                 f.key,
                 f.path.display(),
@@ -774,7 +722,7 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
                 } else {
                     ", uploaded"
                 }
-            );
+            )?;
         }
         let campaigns = OperatorClient::with_interceptor(channel, auth)
             .create_campaign(v1::CreateCampaignRequest {
@@ -787,35 +735,8 @@ fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
             .into_inner()
             .campaigns;
         for c in &campaigns {
-            print_campaign(c);
+            print_campaign(c)?;
         }
         Ok(ExitCode::SUCCESS)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn durations(text: &str) -> Result<(Duration, Option<Duration>), String> {
-        let file: CoordinatorFile = toml::from_str(text).map_err(|e| e.to_string())?;
-        file.durations().map_err(|e| e.key)
-    }
-
-    #[test]
-    fn lease_and_unit_seconds_out_of_range_are_refused_naming_the_key() {
-        for (text, key) in [
-            ("lease_seconds = 18446744073709551615", "lease_seconds"),
-            ("lease_seconds = 1", "lease_seconds"),
-            ("unit_seconds = 0", "unit_seconds"),
-            ("unit_seconds = 18446744073709551615", "unit_seconds"),
-        ] {
-            assert_eq!(durations(text), Err(key.to_owned()), "{text}");
-        }
-        assert_eq!(
-            durations("lease_seconds = 5\nunit_seconds = 30"),
-            Ok((Duration::from_secs(5), Some(Duration::from_secs(30))))
-        );
-        assert_eq!(durations(""), Ok((Duration::from_secs(60), None)));
-    }
 }

@@ -1,5 +1,6 @@
 //! `ajaxlab fen`: the FEN reached after a sequence of UCI moves.
 
+use super::out::outln;
 use super::position_args::PositionArgs;
 use anyhow::Context;
 use std::process::ExitCode;
@@ -22,6 +23,6 @@ pub(crate) fn run(args: &FenArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("move {} of --moves", i + 1))?;
         pos.play_unchecked(m);
     }
-    println!("{}", pos.fen());
+    outln!("{}", pos.fen())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 //! the common settings as flags that override it; with `--sprt` it stops
 //! at the test's verdict.
 
+use super::out::outln;
 use super::sprt_args::{SprtArgs, llr_line};
 use ajaxlab_arena::config::{OutChoice, directory_for_new_games, read_match_file};
 use ajaxlab_arena::tournament::{TournamentKind, pairing_configs, run_tournament};
@@ -121,12 +122,14 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             );
         })?;
         for p in &played {
-            println!(
+            outln!(
                 "{} vs {}: {}",
-                p.config.players[0].name, p.config.players[1].name, p.summary.stats
-            );
+                p.config.players[0].name,
+                p.config.players[1].name,
+                p.summary.stats
+            )?;
         }
-        println!("rating table: ajaxlab report {}", base.out.display());
+        outln!("rating table: ajaxlab report {}", base.out.display())?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut config = MatchConfig::build(file, overrides)?;
@@ -150,21 +153,23 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         None => run_match(&config, progress)?,
     };
     let games = summary.stats.games();
-    println!(
+    outln!(
         "{} vs {}: {}",
-        config.players[0].name, config.players[1].name, summary.stats
-    );
-    println!(
+        config.players[0].name,
+        config.players[1].name,
+        summary.stats
+    )?;
+    outln!(
         "{games} games in {:.1} s ({:.0} games/hour)",
         summary.elapsed.as_secs_f64(),
         games as f64 * 3600.0 / summary.elapsed.as_secs_f64().max(1e-9)
-    );
+    )?;
     if let Some(sprt) = &sprt {
-        println!("{}", verdict_line(sprt, &summary));
-        println!("{}", llr_line(sprt, sprt.bounds()));
+        outln!("{}", verdict_line(sprt, &summary))?;
+        outln!("{}", llr_line(sprt, sprt.bounds()))?;
     }
     for f in &summary.files {
-        println!("wrote {}", f.display());
+        outln!("wrote {}", f.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ mod cluster;
 mod counts_text;
 mod fen;
 mod match_cmd;
+mod out;
 mod params;
 mod perft;
 mod position_args;
@@ -61,8 +62,16 @@ enum Command {
     Tune(tune::TuneArgs),
 }
 
-/// Runs the parsed command line.
+/// Runs the parsed command line; one that meets a closed standard output
+/// (`| head -1`) ends quietly with [`out::CLOSED_EXIT`].
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match dispatch(cli) {
+        Err(e) if out::is_closed(&e) => Ok(ExitCode::from(out::CLOSED_EXIT)),
+        result => result,
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Fen(args) => fen::run(&args),

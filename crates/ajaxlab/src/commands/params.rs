@@ -1,6 +1,7 @@
 //! `ajaxlab params`: the engine's tunable parameters of a variant, as TOML,
 //! JSON or Fishtest's SPSA input lines.
 
+use super::out::out;
 use super::position_args::parse_variant;
 use ajaxlab_engine::tune::variant_prefix;
 use ajaxlab_engine::{ParamSpec, Params};
@@ -49,6 +50,6 @@ pub(crate) fn run(args: &ParamsArgs) -> anyhow::Result<ExitCode> {
         Format::Json => params.to_json(&specs) + "\n",
         Format::Spsa => params.to_spsa(&specs),
     };
-    print!("{text}");
+    out!("{text}")?;
     Ok(ExitCode::SUCCESS)
 }

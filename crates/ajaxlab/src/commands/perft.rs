@@ -1,6 +1,7 @@
 //! `ajaxlab perft`: perft of one position (optionally divided), or a whole
 //! `.perft` suite checked against its expected counts.
 
+use super::out::outln;
 use super::position_args::PositionArgs;
 use ajaxlab_rules::{PerftSuite, Position, VariantKind, divide, perft};
 use anyhow::{Context, bail};
@@ -40,14 +41,14 @@ pub(crate) fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     let nodes = if args.divide {
         let mut total = 0;
         for (m, n) in divide(&pos, depth) {
-            println!("{}: {n}", pos.uci(m));
+            outln!("{}: {n}", pos.uci(m))?;
             total += n;
         }
         total
     } else {
         perft(&pos, depth)
     };
-    println!("nodes {nodes}");
+    outln!("nodes {nodes}")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -84,10 +85,10 @@ fn run_suite(path: &Path, flag: Option<VariantKind>, max_nodes: u64) -> anyhow::
             Position::from_fen(variant, &case.fen).with_context(|| format!("case {}", case.id))?;
         for &(depth, expected) in &case.expected {
             if expected > max_nodes {
-                println!(
+                outln!(
                     "{} perft {depth}: skipped (expected {expected} > --max-nodes {max_nodes})",
                     case.id
-                );
+                )?;
                 continue;
             }
             let started = Instant::now();
@@ -95,17 +96,17 @@ fn run_suite(path: &Path, flag: Option<VariantKind>, max_nodes: u64) -> anyhow::
             let secs = started.elapsed().as_secs_f64();
             checked += 1;
             if got == expected {
-                println!("{} perft {depth}: {got} ok ({secs:.2} s)", case.id);
+                outln!("{} perft {depth}: {got} ok ({secs:.2} s)", case.id)?;
             } else {
                 failures += 1;
-                println!(
+                outln!(
                     "{} perft {depth}: MISMATCH expected {expected}, got {got}",
                     case.id
-                );
+                )?;
             }
         }
     }
-    println!("{checked} counts checked, {failures} mismatches");
+    outln!("{checked} counts checked, {failures} mismatches")?;
     if checked == 0 {
         bail!("no count was checked (is --max-nodes too low?)");
     }

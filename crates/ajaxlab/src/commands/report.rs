@@ -1,6 +1,7 @@
 //! `ajaxlab report`: tables on the terminal and plots as SVG and PNG for
 //! every run stored below a directory, read from the Parquet files only.
 
+use super::out::{out, outln};
 use ajaxlab_report::{ReportConfig, run as make_report};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,11 +24,11 @@ pub(crate) fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         config = config.with_out_dir(out);
     }
     let report = make_report(&config)?;
-    print!("{report}");
-    println!(
+    out!("{report}")?;
+    outln!(
         "\n{} files written to {}",
         report.files().len(),
         config.out_dir.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 //! counts in the forms cutechess-cli and Fishtest print.
 
 use super::counts_text;
+use super::out::outln;
 use super::sprt_args::{SprtArgs, llr_line};
 use ajaxlab_stats::{Counts, Pentanomial};
 use anyhow::{Context, bail};
@@ -97,9 +98,9 @@ pub(crate) fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         json["status"] = serde_json::json!(status.to_string());
     }
     if args.json {
-        println!("{json}");
+        outln!("{json}")?;
     } else {
-        println!("{}", lines.join("\n"));
+        outln!("{}", lines.join("\n"))?;
     }
     Ok(ExitCode::SUCCESS)
 }

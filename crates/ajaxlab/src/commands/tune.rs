@@ -3,6 +3,7 @@
 //! as a parameter file that `builtin:FILE` players and `[[players]] params`
 //! load.
 
+use super::out::{out, outln};
 use ajaxlab_engine::Params;
 use ajaxlab_engine::params::{ParamError, SPECS};
 use ajaxlab_engine::tune::{
@@ -277,7 +278,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     };
     let data = DataSet::from_games(&games, &start, &sample)?;
     let variants = data.variants();
-    println!(
+    outln!(
         "{} games from {} files ({}): {} training and {} held-out quiet positions",
         data.games(),
         files.len(),
@@ -288,7 +289,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
             .join(", "),
         data.train_len(),
         data.holdout_len()
-    );
+    )?;
     let selection = match (&args.prefix, args.params.is_empty()) {
         (Some(prefix), _) => Selection::Prefix(prefix.clone()),
         (None, false) => Selection::Names(args.params.clone()),
@@ -307,7 +308,6 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         bar.set_message(format!("loss {:.6}", p.loss));
     })?;
     bar.finish_and_clear();
-    print!("{}", summary(&report));
     // Everything a player of these variants reads, so the file stands alone.
     let specs: Vec<_> = SPECS
         .iter()
@@ -329,6 +329,8 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         path: args.out.display().to_string(),
         source,
     })?;
-    println!("wrote {}", args.out.display());
+    // Printed once the file is written: a closed pipe loses no result.
+    out!("{}", summary(&report))?;
+    outln!("wrote {}", args.out.display())?;
     Ok(ExitCode::SUCCESS)
 }
