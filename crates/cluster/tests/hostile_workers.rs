@@ -530,3 +530,55 @@ fn a_lease_is_given_and_renewed_as_a_duration_never_as_a_clock_time() {
         Duration::from_millis(1500)
     );
 }
+
+#[test]
+fn a_worker_the_coordinator_keeps_forgetting_backs_off_instead_of_registering_in_a_loop() {
+    let dir = temp_dir("hostile-forget");
+    let c = Arc::new(open(&dir));
+    let token = c.issue_token(Scope::Worker, "forgotten").unwrap();
+    // Every registration is noted, and the worker forgotten at once: as a
+    // coordinator whose state is reset under it would.
+    let db = rusqlite::Connection::open(dir.join("coordinator.sqlite3")).unwrap();
+    db.execute_batch(
+        "create table registrations(id text);
+         create trigger forgotten after insert on workers begin
+             insert into registrations values (new.id);
+             delete from workers where id = new.id;
+         end;",
+    )
+    .unwrap();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let served = Served::start(Arc::clone(&c)).await;
+        let worker = tokio::spawn(ajaxlab_cluster::worker::run_worker(
+            ajaxlab_cluster::worker::WorkerConfig {
+                url: served.url.clone(),
+                token,
+                threads: 1,
+                name: "forgotten".into(),
+                tls_ca: None,
+                cache_dir: dir.join("cache"),
+                in_flight: Arc::default(),
+            },
+            Arc::clone(&stop),
+        ));
+        tokio::time::sleep(Duration::from_secs(8)).await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        worker.await.unwrap().unwrap();
+        served.stop().await;
+    });
+    let registrations: i64 = db
+        .query_row("select count(*) from registrations", [], |r| r.get(0))
+        .unwrap();
+    // Without the backoff it registered again at once, until the token's
+    // limit of registrations a minute stopped it.
+    assert!(
+        (3..=30).contains(&registrations),
+        "{registrations} registrations in 8 s"
+    );
+}
