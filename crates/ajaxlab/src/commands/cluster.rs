@@ -352,12 +352,10 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
     runtime()?.block_on(async {
         let signature = tokio::task::spawn_blocking(bench_signature).await?;
         let mut coordinator = Coordinator::open(&state_dir, lease, signature)?;
+        // What start-up and the full check quarantine is logged as it
+        // happens (a warning naming the unit and why).
         if args.verify {
-            let startup = coordinator.startup_check();
-            for q in &startup.quarantined {
-                eprintln!("{q}");
-            }
-            return print_verification(startup, &coordinator.verify()?);
+            return print_verification(coordinator.startup_check(), &coordinator.verify()?);
         }
         if let Some(duration) = file.unit_duration {
             coordinator.set_unit_duration(duration);
@@ -390,9 +388,6 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             startup.checked,
             startup.quarantined.len()
         );
-        for q in &startup.quarantined {
-            eprintln!("{q}");
-        }
         // One signal stops both servers: the gRPC one waits for it, the
         // status page for the gRPC one's word.
         let (stop_http, http_stopped) = tokio::sync::oneshot::channel::<()>();
