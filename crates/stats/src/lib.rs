@@ -52,6 +52,7 @@ mod sprt;
 mod sprt_elo;
 mod sprt_text;
 mod spsa;
+mod spsa_config;
 mod spsa_lines;
 
 pub use chi_square::{DistributionError, chi_square_cdf, chi_square_sf, ln_gamma};
