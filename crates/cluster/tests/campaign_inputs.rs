@@ -11,7 +11,9 @@ mod common;
 
 use ajaxlab_cluster::coordinator::TokenHash;
 
-use ajaxlab_cluster::coordinator::{CampaignError, Coordinator, CoordinatorError, Submitted};
+use ajaxlab_cluster::coordinator::{
+    CampaignError, Coordinator, CoordinatorError, Lease, Submitted,
+};
 use ajaxlab_proto::v1;
 use common::{play, temp_dir};
 use std::path::Path;
@@ -49,8 +51,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
     assert_eq!(first.openings, listed());
     let games = play(&first);
     assert_eq!(
-        c.submit(&w, &first.unit_id, &first.lease_token, &games)
-            .unwrap(),
+        c.submit(&w, &Lease::of(&first), &games).unwrap(),
         Submitted::Accepted
     );
     drop(c);
@@ -61,8 +62,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
     let unit = c.request_work(&w).unwrap().unwrap();
     assert_eq!(unit.openings, listed(), "the deleted list still plays");
     let games = play(&unit);
-    c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
-        .unwrap();
+    c.submit(&w, &Lease::of(&unit), &games).unwrap();
     drop(c);
 
     std::fs::write(&list, "1\n2\n").unwrap();
@@ -71,8 +71,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
     while let Some(unit) = c.request_work(&w).unwrap() {
         assert_eq!(unit.openings, listed(), "the edit is not seen");
         let games = play(&unit);
-        c.submit(&w, &unit.unit_id, &unit.lease_token, &games)
-            .unwrap();
+        c.submit(&w, &Lease::of(&unit), &games).unwrap();
     }
     let view = c.campaign("inputs").unwrap();
     assert_eq!((view.state.as_str(), view.pairs_done), ("finished", 3));

@@ -11,7 +11,7 @@
 
 mod common;
 
-use ajaxlab_cluster::coordinator::{Coordinator, Submitted, TokenHash, WorkerKey};
+use ajaxlab_cluster::coordinator::{Coordinator, Lease, Submitted, TokenHash, WorkerKey};
 use ajaxlab_proto::codec::DecodeBudget;
 use ajaxlab_proto::v1;
 use common::{play, temp_dir};
@@ -185,14 +185,14 @@ proptest! {
             apply(&mut games[game % count], m);
         }
         games.truncate(keep.max(1) * 2);
-        let first = c.submit(w, &unit.unit_id, &unit.lease_token, &games);
+        let first = c.submit(w, &Lease::of(unit), &games);
         if matches!(first, Ok(Submitted::Accepted)) {
             prop_assert_eq!(
                 c.campaign("fuzz").unwrap().pairs_done,
                 u64::from(unit.pair_count)
             );
             prop_assert_eq!(
-                c.submit(w, &unit.unit_id, &unit.lease_token, &games).unwrap(),
+                c.submit(w, &Lease::of(unit), &games).unwrap(),
                 Submitted::Duplicate
             );
         } else {
@@ -230,7 +230,7 @@ proptest! {
                 continue;
             }
             if let Ok(request) = v1::SubmitResultsRequest::decode(bytes.as_slice()) {
-                let _answered = c.submit(w, &unit.unit_id, &unit.lease_token, &request.games);
+                let _answered = c.submit(w, &Lease::of(unit), &request.games);
             }
         }
     }

@@ -3,7 +3,7 @@
 //! file is found uncounted on start-up); and SPSA trajectories follow.
 
 use super::error::{LeaseError, StorageError, SubmissionError, file_error};
-use super::leases::WorkerKey;
+use super::leases::{Lease, WorkerKey};
 use super::schema::{campaign_pentanomial, running_totals, save_spsa};
 use super::tokens::TokenHash;
 use super::verify::{self, Quarantined};
@@ -99,11 +99,10 @@ impl Coordinator {
     pub fn submit(
         &self,
         key: &WorkerKey,
-        unit: &str,
-        token: &str,
+        lease: &Lease,
         games: &[v1::GameRecord],
     ) -> Result<Submitted, CoordinatorError> {
-        let worker = key.id.as_str();
+        let (worker, unit) = (key.id.as_str(), lease.unit.0.as_str());
         let _span = tracing::info_span!("submit", unit, worker).entered();
         // Claimed before its state is read: a submission that finds the
         // unit open holds it until it is counted or refused.
@@ -111,7 +110,7 @@ impl Coordinator {
             bump(&self.counters.duplicate, 1);
             return Ok(Submitted::Duplicate);
         };
-        let held = self.held_unit(key, unit, token)?;
+        let held = self.held_unit(key, lease)?;
         if held.done {
             bump(&self.counters.duplicate, 1);
             return Ok(Submitted::Duplicate);

@@ -149,6 +149,40 @@ pub struct WorkerKey {
     pub token: TokenHash,
 }
 
+/// A work unit's id (`CAMPAIGN-FIRSTPAIR`), as issued with its lease.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UnitId(pub String);
+
+/// The secret issued with a lease: a unit is renewed, given back or
+/// submitted only under the very token it was leased with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaseToken(pub String);
+
+/// A lease as a worker holds it: the unit, and the token it was leased with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lease {
+    /// The unit.
+    pub unit: UnitId,
+    /// The token issued with it.
+    pub token: LeaseToken,
+}
+
+impl Lease {
+    /// The lease of `unit` under `token`, as a request names them.
+    pub fn new(unit: impl Into<String>, token: impl Into<String>) -> Lease {
+        Lease {
+            unit: UnitId(unit.into()),
+            token: LeaseToken(token.into()),
+        }
+    }
+
+    /// The lease a work unit was issued with.
+    #[must_use]
+    pub fn of(unit: &v1::WorkUnit) -> Lease {
+        Lease::new(unit.unit_id.clone(), unit.lease_token.clone())
+    }
+}
+
 /// A registered worker's row, as a request by its [`WorkerKey`] finds it.
 struct WorkerRow {
     cores: u32,
@@ -368,15 +402,15 @@ impl Coordinator {
         Ok(Some(unit))
     }
 
-    /// The unit `unit` as the worker `key` names finds it, under the lease
-    /// `token` it presents: held only under the very lease issued to it
-    /// (never under the empty lease of a unit given back).
+    /// The unit of `lease` as the worker `key` finds it: held only under
+    /// the very lease issued to it (never under the empty lease of a unit
+    /// given back).
     pub(super) fn held_unit(
         &self,
         key: &WorkerKey,
-        unit: &str,
-        token: &str,
+        lease: &Lease,
     ) -> Result<HeldUnit, CoordinatorError> {
+        let (unit, token) = (lease.unit.0.as_str(), lease.token.0.as_str());
         let db = self.db();
         Self::worker_row(&db, key)?;
         db.query_row(
@@ -404,13 +438,9 @@ impl Coordinator {
     ///
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if the lease is no longer this worker's.
-    pub fn renew(
-        &self,
-        key: &WorkerKey,
-        unit: &str,
-        token: &str,
-    ) -> Result<Duration, CoordinatorError> {
-        let held = self.held_unit(key, unit, token)?;
+    pub fn renew(&self, key: &WorkerKey, lease: &Lease) -> Result<Duration, CoordinatorError> {
+        let unit = lease.unit.0.as_str();
+        let held = self.held_unit(key, lease)?;
         if !held.held || held.done {
             return Err(LeaseError::Lost(unit.to_owned()).into());
         }
@@ -431,13 +461,9 @@ impl Coordinator {
     ///
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if it is not this worker's.
-    pub fn release(
-        &self,
-        key: &WorkerKey,
-        unit: &str,
-        token: &str,
-    ) -> Result<(), CoordinatorError> {
-        let held = self.held_unit(key, unit, token)?;
+    pub fn release(&self, key: &WorkerKey, lease: &Lease) -> Result<(), CoordinatorError> {
+        let unit = lease.unit.0.as_str();
+        let held = self.held_unit(key, lease)?;
         if !held.held || held.done {
             return Err(LeaseError::NotHeld(unit.to_owned()).into());
         }
@@ -455,12 +481,11 @@ impl Coordinator {
     pub fn release_failed(
         &self,
         key: &WorkerKey,
-        unit: &str,
-        token: &str,
+        lease: &Lease,
         reason: &str,
     ) -> Result<(), CoordinatorError> {
-        let held = self.held_unit(key, unit, token)?;
-        self.release(key, unit, token)?;
+        let held = self.held_unit(key, lease)?;
+        self.release(key, lease)?;
         let worker = key.id.as_str();
         let reason: String = reason.chars().take(MAX_FAILURE_TEXT).collect();
         tracing::warn!(

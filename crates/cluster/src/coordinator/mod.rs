@@ -39,8 +39,8 @@ pub use counting::MAX_REJECTIONS;
 pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
 pub use leases::{
-    EngineFailure, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, REGISTRATIONS_PER_MINUTE, UnitCount,
-    WorkerInfo, WorkerKey,
+    EngineFailure, Lease, LeaseToken, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, REGISTRATIONS_PER_MINUTE,
+    UnitCount, UnitId, WorkerInfo, WorkerKey,
 };
 pub use lock::LOCK_FILE;
 pub use pgn::PGN_FILE;

@@ -1,7 +1,7 @@
 //! The gRPC services: thin adapters over [`Coordinator`], plus bearer-token
 //! authentication with separate worker and operator scopes.
 
-use super::leases::WorkerKey;
+use super::leases::{Lease, WorkerKey};
 use super::tokens::TokenHash;
 use super::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, LeaseError, Scope,
@@ -166,7 +166,7 @@ impl worker_server::Worker for WorkerService {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
-        let lease = blocking(move || c.renew(&key, &r.unit_id, &r.lease_token)).await?;
+        let lease = blocking(move || c.renew(&key, &Lease::new(r.unit_id, r.lease_token))).await?;
         Ok(Response::new(v1::RenewLeaseResponse {
             lease_ms: u64::try_from(lease.as_millis()).unwrap_or(u64::MAX),
         }))
@@ -181,7 +181,8 @@ impl worker_server::Worker for WorkerService {
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
         let unit = r.unit_id.clone();
-        let outcome = blocking(move || c.submit(&key, &r.unit_id, &r.lease_token, &r.games)).await;
+        let outcome =
+            blocking(move || c.submit(&key, &Lease::new(r.unit_id, r.lease_token), &r.games)).await;
         if let Err(e) = &outcome {
             tracing::warn!(unit, "submission refused: {}", e.message());
         }
@@ -198,11 +199,12 @@ impl worker_server::Worker for WorkerService {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
+        let lease = Lease::new(r.unit_id, r.lease_token);
         blocking(move || {
             if r.engine_failure.is_empty() {
-                c.release(&key, &r.unit_id, &r.lease_token)
+                c.release(&key, &lease)
             } else {
-                c.release_failed(&key, &r.unit_id, &r.lease_token, &r.engine_failure)
+                c.release_failed(&key, &lease, &r.engine_failure)
             }
         })
         .await?;
