@@ -40,6 +40,20 @@ pub enum QuarantineOutcome {
     UpdateKept,
 }
 
+impl Quarantined {
+    /// A quarantine, logged as a warning as it happens.
+    fn said(campaign: &str, unit: &str, reason: String, outcome: QuarantineOutcome) -> Quarantined {
+        let quarantined = Quarantined {
+            campaign: campaign.to_owned(),
+            unit: unit.to_owned(),
+            reason,
+            outcome,
+        };
+        tracing::warn!("{quarantined}");
+        quarantined
+    }
+}
+
 impl std::fmt::Display for Quarantined {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let outcome = match self.outcome {
@@ -204,14 +218,7 @@ impl Coordinator {
             self.count_out(campaign, &[unit.to_owned()])?;
             QuarantineOutcome::CountedOut
         };
-        let quarantined = Quarantined {
-            campaign: campaign.to_owned(),
-            unit: unit.to_owned(),
-            reason,
-            outcome,
-        };
-        tracing::warn!("{quarantined}");
-        Ok(quarantined)
+        Ok(Quarantined::said(campaign, unit, reason, outcome))
     }
 
     /// Moves an uncounted unit's file that does not read to `quarantine/`;
@@ -227,14 +234,12 @@ impl Coordinator {
             "update units set state = 'free', worker_id = '', lease_token = '', deadline_ms = 0 where id = ?1 and state != 'done'",
             [unit],
         )?;
-        let quarantined = Quarantined {
-            campaign: campaign.to_owned(),
-            unit: unit.to_owned(),
+        Ok(Quarantined::said(
+            campaign,
+            unit,
             reason,
-            outcome: QuarantineOutcome::Replayed,
-        };
-        tracing::warn!("{quarantined}");
-        Ok(quarantined)
+            QuarantineOutcome::Replayed,
+        ))
     }
 
     /// Moves a unit's file, if there is one, into its campaign's
