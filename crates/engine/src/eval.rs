@@ -378,9 +378,10 @@ impl Evaluator {
 
     fn hand_counts(&self, pos: &Position, color: Color) -> i32 {
         let n = i32::from(pos.hand_count(color));
-        // A Minister in hand is worth something only while a gate remains.
-        if self.gating && pos.gates(color).is_empty() {
-            0
+        // A Minister in hand can enter only through a gate of its own: those
+        // beyond the gates left will never reach the board.
+        if self.gating {
+            n.min(pos.gates(color).count() as i32)
         } else {
             n
         }
@@ -769,6 +770,22 @@ mod tests {
         )
         .unwrap();
         assert!(eval.evaluate(&on_board) > eval.evaluate(&in_hand) + 100);
+    }
+
+    /// AMRC: a Minister in hand enters only through a gate of its own, so
+    /// two in hand with one gate left are worth one, and a gate given up
+    /// while the hand is as large as the gates left costs a Minister.
+    #[test]
+    fn a_minister_in_hand_beyond_the_gates_left_counts_for_nothing() {
+        let eval = Evaluator::new(VariantKind::AjaxModernRandom, &Params::default());
+        let score = |fen: &str| {
+            eval.evaluate(&Position::from_fen(VariantKind::AjaxModernRandom, fen).unwrap())
+        };
+        let two_gates_two_in_hand = score("4k4/9/9/9/9/9/9/9/RB2K4[MM] w AB - 0 1");
+        let one_gate_two_in_hand = score("4k4/9/9/9/9/9/9/9/RB2K4[MM] w B - 0 1");
+        let two_gates_one_in_hand = score("4k4/9/9/9/9/9/9/9/RB2K4[M] w AB - 0 1");
+        assert_eq!(one_gate_two_in_hand, two_gates_one_in_hand);
+        assert!(two_gates_two_in_hand > one_gate_two_in_hand + 400);
     }
 
     #[test]

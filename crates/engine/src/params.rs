@@ -173,9 +173,9 @@ define_params! {
     afc_minister_eg: "afc.minister.eg" = 805, [300, 1100], c_end 25.0, r_end 0.002, "Minister, endgame.";
     afc_falcon_mg: "afc.falcon.mg" = 556, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, middlegame (W + lame N + lame Z + mF).";
     afc_falcon_eg: "afc.falcon.eg" = 643, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, endgame.";
-    afc_falcon_hand_mg: "afc.falcon.hand.mg" = 440, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand (not yet dropped), middlegame.";
-    afc_falcon_hand_eg: "afc.falcon.hand.eg" = 540, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand, endgame.";
-    // ---- Ajax Modern Random Chess (the board pieces fitted by `ajaxlab tune` to Fairy-Stockfish self-play, configs/tune-data-fsf-amrc.toml; pawn and hand hand-set) ----
+    afc_falcon_hand_mg: "afc.falcon.hand.mg" = 556, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand (not yet dropped), middlegame (its board value: the fitted 440 dropped too eagerly).";
+    afc_falcon_hand_eg: "afc.falcon.hand.eg" = 643, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand, endgame.";
+    // ---- Ajax Modern Random Chess (the board pieces fitted by `ajaxlab tune` to Fairy-Stockfish self-play, configs/tune-data-fsf-amrc.toml; the pawn hand-set; the Minister in hand at its board value, which beat 560 by 66.8 ± 38.1 Elo: see docs/strength.md) ----
     amrc_pawn_mg: "amrc.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, middlegame.";
     amrc_pawn_eg: "amrc.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, endgame.";
     amrc_knight_mg: "amrc.knight.mg" = 493, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, middlegame.";
@@ -188,8 +188,8 @@ define_params! {
     amrc_queen_eg: "amrc.queen.eg" = 1320, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
     amrc_minister_mg: "amrc.minister.mg" = 638, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, middlegame.";
     amrc_minister_eg: "amrc.minister.eg" = 860, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, endgame.";
-    amrc_minister_hand_mg: "amrc.minister.hand.mg" = 560, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand while a gate remains, middlegame.";
-    amrc_minister_hand_eg: "amrc.minister.hand.eg" = 560, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand while a gate remains, endgame.";
+    amrc_minister_hand_mg: "amrc.minister.hand.mg" = 638, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand that a gate left can still bring in, middlegame (its board value: a lower one gates too eagerly).";
+    amrc_minister_hand_eg: "amrc.minister.hand.eg" = 860, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand that a gate left can still bring in, endgame.";
     amrc_prime_minister_mg: "amrc.prime_minister.mg" = 691, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister BNmW, middlegame (Archbishop ~8.5 on 9x9).";
     amrc_prime_minister_eg: "amrc.prime_minister.eg" = 1152, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister, endgame.";
     // ---- evaluation terms of the Ajax variants (fitted by `ajaxlab tune` to Fairy-Stockfish self-play) ----
@@ -261,6 +261,7 @@ define_params! {
     lmr_div: "search.lmr.div" = 225, [100, 500], c_end 15.0, r_end 0.002, "Late-move reduction divisor of ln(depth)·ln(move number), hundredths.";
     lmr_min_depth: "search.lmr.min_depth" = 3, [1, 8], c_end 0.5, r_end 0.002, "Shallowest depth at which late moves are reduced.";
     lmr_min_move: "search.lmr.min_move" = 3, [1, 10], c_end 0.5, r_end 0.002, "First move (counting from 0) that may be reduced.";
+    lmr_cut_node: "search.lmr.cut_node" = 1, [0, 3], c_end 0.5, r_end 0.002, "Late-move reduction added in a node expected to fail high (a cut node).";
     lmr_history_div: "search.lmr.history_div" = 8000, [1000, 40000], c_end 500.0, r_end 0.002, "A quiet move's reduction falls by one ply per this much history.";
     rfp_margin: "search.rfp.margin" = 90, [20, 300], c_end 8.0, r_end 0.002, "Reverse futility margin per ply.";
     rfp_depth: "search.rfp.depth" = 6, [1, 12], c_end 0.5, r_end 0.002, "Deepest depth of reverse futility pruning.";

@@ -5,10 +5,10 @@
 //! and capture history, killers, quiet and continuation history, losing
 //! captures last), null-move pruning, reverse futility, futility, late-move
 //! and exchange pruning (checking moves exempt), internal iterative
-//! reduction, history-adjusted late-move reductions, singular extensions and
-//! a check extension for checks that do not lose material. Drops and gating
-//! moves are searched like any other move. One thread; a node-limited
-//! search is deterministic.
+//! reduction, history-adjusted late-move reductions (deeper in nodes
+//! expected to fail high), singular extensions and a check extension for
+//! checks that do not lose material. Drops and gating moves are searched
+//! like any other move. One thread; a node-limited search is deterministic.
 
 use crate::eval::Evaluator;
 use crate::features::Features;
@@ -266,12 +266,12 @@ impl<'a> Searcher<'a> {
 
     fn aspiration(&mut self, root: &Position, depth: i32, previous: i32) -> i32 {
         if depth < self.params.aspiration_depth || !self.features.aspiration {
-            return self.negamax(root, depth, -INFINITY, INFINITY, 0, true);
+            return self.negamax(root, depth, -INFINITY, INFINITY, 0, Node::ROOT);
         }
         let mut window = self.params.aspiration;
         let (mut alpha, mut beta) = (previous - window, previous + window);
         loop {
-            let score = self.negamax(root, depth, alpha, beta, 0, true);
+            let score = self.negamax(root, depth, alpha, beta, 0, Node::ROOT);
             if self.stopped {
                 return score;
             }
@@ -372,7 +372,7 @@ impl<'a> Searcher<'a> {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        null_ok: bool,
+        node: Node,
     ) -> i32 {
         self.pv_len[ply] = ply;
         let in_check = pos.in_check();
@@ -438,7 +438,7 @@ impl<'a> Searcher<'a> {
                 return eval;
             }
             if self.features.null_move
-                && null_ok
+                && node.null_ok
                 && depth >= p.nmp_min_depth
                 && eval >= beta
                 && self.has_pieces(pos)
@@ -450,7 +450,12 @@ impl<'a> Searcher<'a> {
                 child.play_null();
                 self.stack[ply].played = None;
                 self.history.push(hash);
-                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let after_null = Node {
+                    null_ok: false,
+                    cut: !node.cut,
+                };
+                let score =
+                    -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, after_null);
                 self.history.pop();
                 if self.stopped {
                     return 0;
@@ -542,7 +547,10 @@ impl<'a> Searcher<'a> {
                     singular_beta - 1,
                     singular_beta,
                     ply,
-                    false,
+                    Node {
+                        null_ok: false,
+                        cut: node.cut,
+                    },
                 );
                 self.history.push(hash);
                 self.stack[ply].excluded = None;
@@ -569,7 +577,8 @@ impl<'a> Searcher<'a> {
 
             self.stack[ply].played = Some(played);
             let score = if searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
+                let first = Node::child(!pv_node && !node.cut);
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, first)
             } else {
                 let mut r = 0;
                 if self.features.lmr
@@ -586,14 +595,19 @@ impl<'a> Searcher<'a> {
                     r -= i32::from(killer);
                     r -= i32::from(gives_check);
                     r -= quiet_history / p.lmr_history_div.max(1);
+                    r += p.lmr_cut_node * i32::from(node.cut);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                let reduced = Node::child(true);
+                let mut s =
+                    -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, reduced);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    let full = Node::child(!node.cut);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, full);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    let pv = Node::child(false);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv);
                 }
                 s
             };
@@ -804,6 +818,29 @@ impl<'a> Searcher<'a> {
 struct StaticEval {
     raw: i32,
     corrected: i32,
+}
+
+/// What a node is told by its parent: whether it may try a null move, and
+/// whether it is expected to fail high (a cut node: the zero-window search
+/// of a move after the first, or an alternate child of one), where late
+/// moves may be reduced more.
+#[derive(Clone, Copy)]
+struct Node {
+    null_ok: bool,
+    cut: bool,
+}
+
+impl Node {
+    /// The root: a PV node.
+    const ROOT: Node = Node {
+        null_ok: true,
+        cut: false,
+    };
+
+    /// A child of an ordinary move, expected to cut off or not.
+    fn child(cut: bool) -> Node {
+        Node { null_ok: true, cut }
+    }
 }
 
 /// The alpha-beta window a node was entered with.
