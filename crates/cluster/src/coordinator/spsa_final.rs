@@ -8,6 +8,7 @@
 
 use super::error::StorageError;
 use super::{Coordinator, CoordinatorError};
+use crate::ids::CampaignId;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_engine::params::SPECS;
 use ajaxlab_engine::{ParamError, ParamSpec, Params};
@@ -72,7 +73,7 @@ impl Coordinator {
     ///
     /// # Errors
     /// Storage failure, or final values the engine does not take.
-    pub(super) fn write_spsa_final(&self, campaign: &str) -> Result<(), CoordinatorError> {
+    pub(super) fn write_spsa_final(&self, campaign: &CampaignId) -> Result<(), CoordinatorError> {
         if !self.campaign(campaign)?.state.is_over() {
             return Ok(());
         }
@@ -89,7 +90,7 @@ impl Coordinator {
             else {
                 return Ok(());
             };
-            final_texts(campaign, base, spsa.params(), spsa.theta())
+            final_texts(campaign.as_str(), base, spsa.params(), spsa.theta())
                 .map_err(|e| StorageError::Spsa(format!("final values: {e}")))?
         };
         let dir = self.campaign_dir(campaign);

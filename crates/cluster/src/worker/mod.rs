@@ -8,6 +8,8 @@
 mod engines;
 
 use crate::coordinator::Submitted;
+use crate::ids::WorkerId;
+use crate::shutdown::Shutdown;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
 use ajaxlab_proto::convert::WireEnum;
@@ -172,7 +174,7 @@ impl Backoff {
 
 async fn connect(
     config: &WorkerConfig,
-    shutdown: &AtomicBool,
+    shutdown: &Shutdown,
     backoff: &mut Backoff,
 ) -> Result<Option<Clients>, WorkerError> {
     let value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> =
@@ -182,7 +184,7 @@ async fn connect(
                 WorkerError::Refused("the token has characters a header cannot carry".into())
             })?;
     loop {
-        if shutdown.load(Ordering::Relaxed) {
+        if shutdown.is_requested() {
             return Ok(None);
         }
         let endpoint =
@@ -320,14 +322,12 @@ enum Played {
     EngineFailed(EngineFailure),
 }
 
-/// Runs a worker until `shutdown` is set. Returns the number of units submitted.
+/// Runs a worker until `shutdown` is asked for; the unit it holds then is
+/// given back. Returns the number of units submitted.
 ///
 /// # Errors
 /// [`WorkerError`] when the coordinator refuses the worker for good.
-pub async fn run_worker(
-    config: WorkerConfig,
-    shutdown: Arc<AtomicBool>,
-) -> Result<u64, WorkerError> {
+pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<u64, WorkerError> {
     let signature = tokio::task::spawn_blocking(bench_signature)
         .await
         .map_err(|e| WorkerError::BadUnit(e.to_string()))?;
@@ -351,23 +351,26 @@ pub async fn run_worker(
             bench_signature: signature,
             engines: vec!["builtin".into()],
         };
-        let worker_id = match clients.work.register(register).await {
-            Ok(r) => r.into_inner().worker_id,
-            Err(s) if transient(&s) => {
-                backoff.wait().await;
-                continue 'connection;
-            }
-            Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
-        };
+        let worker_id: WorkerId =
+            match clients.work.register(register).await {
+                Ok(r) => r.into_inner().worker_id.parse().map_err(|e| {
+                    WorkerError::Refused(format!("RegisterResponse.worker_id: {e}"))
+                })?,
+                Err(s) if transient(&s) => {
+                    backoff.wait().await;
+                    continue 'connection;
+                }
+                Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
+            };
         loop {
-            if shutdown.load(Ordering::Relaxed) {
+            if shutdown.is_requested() {
                 return Ok(submitted);
             }
             let response = match clients
                 .work
                 .request_work(v1::WorkRequest {
                     header: header(),
-                    worker_id: worker_id.clone(),
+                    worker_id: worker_id.to_string(),
                 })
                 .await
             {
@@ -395,10 +398,11 @@ pub async fn run_worker(
                 Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
             };
             let Some(unit) = response.unit else {
-                tokio::time::sleep(Duration::from_millis(
-                    response.retry_after_ms.clamp(100, 10_000),
-                ))
-                .await;
+                let wait = Duration::from_millis(response.retry_after_ms.clamp(100, 10_000));
+                tokio::select! {
+                    () = tokio::time::sleep(wait) => {}
+                    () = shutdown.requested() => {}
+                }
                 continue;
             };
             let span = tracing::info_span!("unit", worker = %worker_id, unit = %unit.unit_id);
@@ -430,10 +434,10 @@ fn renewal_interval(lease_ms: u64) -> Duration {
 async fn play_and_submit(
     clients: &mut Clients,
     benched: &mut Benched,
-    worker_id: &str,
+    worker_id: &WorkerId,
     unit: v1::WorkUnit,
     config: &WorkerConfig,
-    shutdown: &Arc<AtomicBool>,
+    shutdown: &Shutdown,
 ) -> Result<bool, WorkerError> {
     let mut match_config =
         MatchConfig::try_from(&unit).map_err(|e| WorkerError::BadUnit(e.to_string()))?;
@@ -473,21 +477,25 @@ async fn play_and_submit(
     // Timed by this machine's monotonic clock from the durations the
     // coordinator sends: its clock and this one need not agree.
     let mut renew_every = renewal_interval(unit.lease_ms);
-    let mut last_renewal = std::time::Instant::now();
+    let renewal = tokio::time::sleep(renew_every);
+    tokio::pin!(renewal);
+    let mut shutdown = shutdown.clone();
+    let mut stopping = false;
     let games = loop {
         tokio::select! {
             done = &mut play => break done.map_err(|e| WorkerError::BadUnit(e.to_string()))?,
-            () = tokio::time::sleep(Duration::from_millis(100)) => {
-                if shutdown.load(Ordering::Relaxed) {
-                    // Searches return at once; the unit is released below.
-                    cancel.store(true, Ordering::Relaxed);
-                    continue;
-                }
-                if last_renewal.elapsed() < renew_every {
-                    continue;
-                }
-                last_renewal = std::time::Instant::now();
-                let renew = v1::RenewLeaseRequest { header: header(), worker_id: worker_id.into(), unit_id: unit.unit_id.clone(), lease_token: unit.lease_token.clone() };
+            () = shutdown.requested(), if !stopping => {
+                // Searches return at once; the unit is released below.
+                stopping = true;
+                cancel.store(true, Ordering::Relaxed);
+            }
+            () = &mut renewal, if !stopping => {
+                let renew = v1::RenewLeaseRequest {
+                    header: header(),
+                    worker_id: worker_id.to_string(),
+                    unit_id: unit.unit_id.clone(),
+                    lease_token: unit.lease_token.clone(),
+                };
                 match client.renew_lease(renew).await {
                     Ok(r) => renew_every = renewal_interval(r.into_inner().lease_ms),
                     // The lease is gone: someone else plays this unit now.
@@ -496,6 +504,7 @@ async fn play_and_submit(
                     }
                     Err(_) => {}
                 }
+                renewal.as_mut().reset(tokio::time::Instant::now() + renew_every);
             }
         }
     };
@@ -512,7 +521,7 @@ async fn play_and_submit(
     };
     let request = v1::SubmitResultsRequest {
         header: header(),
-        worker_id: worker_id.into(),
+        worker_id: worker_id.to_string(),
         unit_id: unit.unit_id.clone(),
         lease_token: unit.lease_token.clone(),
         games: games
@@ -548,7 +557,7 @@ async fn play_and_submit(
 /// worker cannot fetch or start (logged here, shown on the status page).
 async fn release(
     client: &mut Client,
-    worker_id: &str,
+    worker_id: &WorkerId,
     unit: &v1::WorkUnit,
     failure: Option<&EngineFailure>,
 ) {
@@ -557,7 +566,7 @@ async fn release(
     }
     let release = v1::ReleaseWorkRequest {
         header: header(),
-        worker_id: worker_id.into(),
+        worker_id: worker_id.to_string(),
         unit_id: unit.unit_id.clone(),
         lease_token: unit.lease_token.clone(),
         engine_failure: failure.map(ToString::to_string).unwrap_or_default(),
