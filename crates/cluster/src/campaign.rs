@@ -21,11 +21,11 @@ use ajaxlab_arena::limits::check;
 use ajaxlab_arena::opening::Order;
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
 use ajaxlab_stats::{
-    EloModel, InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, SpsaParam, SpsaViolation,
+    InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, SpsaParam, SpsaViolation,
     UnknownEloModel,
 };
 use ajaxlab_store::metadata::UnknownRunKind;
-use ajaxlab_store::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtMetadata};
+use ajaxlab_store::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata};
 use serde::Deserialize;
 use std::num::NonZeroU64;
 use std::ops::RangeInclusive;
@@ -47,28 +47,6 @@ fn default_priority() -> u32 {
 
 fn default_kind() -> String {
     RunKind::Match.to_string()
-}
-
-/// The `[sprt]` table.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SprtTable {
-    elo0: f64,
-    elo1: f64,
-    #[serde(default = "default_error_rate")]
-    alpha: f64,
-    #[serde(default = "default_error_rate")]
-    beta: f64,
-    #[serde(default = "default_model")]
-    model: String,
-}
-
-fn default_error_rate() -> f64 {
-    ajaxlab_stats::DEFAULT_ERROR_RATE
-}
-
-fn default_model() -> String {
-    EloModel::Normalized.to_string()
 }
 
 /// The `[spsa]` table.
@@ -262,7 +240,7 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
     }
     let campaign: CampaignTable = take(&mut table, "campaign")?
         .ok_or_else(|| err("campaign", "missing [campaign] table with name = \"...\""))?;
-    let sprt: Option<SprtTable> = take(&mut table, "sprt")?;
+    let sprt: Option<SprtDesign> = take(&mut table, "sprt")?;
     let spsa: Option<SpsaTable> = take(&mut table, "spsa")?;
     let piece_value: Option<PieceValueTable> = take(&mut table, "piece_value")?;
     let name = CampaignId::new(&campaign.name).map_err(|e| err("campaign.name", e.to_string()))?;
@@ -388,16 +366,10 @@ fn self_play(mut file: MatchFile, names: [&str; 2]) -> Result<MatchFile, ConfigE
     Ok(file)
 }
 
-fn sprt_config(t: &SprtTable) -> Result<SprtConfig, ConfigError> {
-    let model: EloModel = t
-        .model
-        .parse()
-        .map_err(|e: UnknownEloModel| err("sprt.model", e.to_string()))?;
-    let config = SprtConfig {
-        alpha: t.alpha,
-        beta: t.beta,
-        ..SprtConfig::new(t.elo0, t.elo1, model)
-    };
+fn sprt_config(t: &SprtDesign) -> Result<SprtConfig, ConfigError> {
+    let config = SprtMetadata::try_from(t)
+        .map_err(|e: UnknownEloModel| err("sprt.model", e.to_string()))?
+        .config();
     ajaxlab_stats::Sprt::new(config).map_err(|e: InvalidSprtConfig| {
         let key = match e.violations.first() {
             Some(SprtViolation::AlphaOutOfRange(_)) => "sprt.alpha",

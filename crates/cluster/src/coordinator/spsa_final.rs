@@ -34,7 +34,7 @@ fn engine_value(theta: f64) -> i64 {
 /// # Errors
 /// [`ParamError`] for a value the engine does not take.
 fn final_texts(
-    campaign: &str,
+    campaign: &CampaignId,
     base: &Params,
     params: &[SpsaParam],
     theta: &[f64],
@@ -90,7 +90,7 @@ impl Coordinator {
             else {
                 return Ok(());
             };
-            final_texts(campaign.as_str(), base, spsa.params(), spsa.theta())
+            final_texts(campaign, base, spsa.params(), spsa.theta())
                 .map_err(|e| StorageError::Spsa(format!("final values: {e}")))?
         };
         let dir = self.campaign_dir(campaign);
@@ -104,6 +104,10 @@ impl Coordinator {
 mod tests {
     use super::*;
     use ajaxlab_stats::parse_spsa_lines;
+
+    fn tune() -> CampaignId {
+        CampaignId::new("tune").unwrap()
+    }
 
     fn param(name: &str, min: f64, max: f64) -> SpsaParam {
         SpsaParam {
@@ -124,7 +128,7 @@ mod tests {
             param("afc.falcon.mg", 250.0, 1000.0),
             param("afc.minister.mg", 300.5, 1100.0),
         ];
-        let (toml, lines) = final_texts("tune", &base, &params, &[601.5, 300.6]).unwrap();
+        let (toml, lines) = final_texts(&tune(), &base, &params, &[601.5, 300.6]).unwrap();
         let loaded = Params::from_text(&toml).unwrap();
         assert_eq!(loaded.afc_falcon_mg, 602);
         assert_eq!(loaded.afc_minister_mg, 301);
@@ -143,7 +147,7 @@ mod tests {
     #[test]
     fn a_value_the_engine_does_not_take_is_an_error() {
         let params = [param("afc.falcon.mg", 250.0, 1000.0)];
-        let e = final_texts("tune", &Params::default(), &params, &[f64::INFINITY]).unwrap_err();
+        let e = final_texts(&tune(), &Params::default(), &params, &[f64::INFINITY]).unwrap_err();
         assert!(matches!(e, ParamError::OutOfRange { .. }), "{e}");
     }
 }
