@@ -125,11 +125,13 @@ pub fn run_local_campaign(
         let in_flight = Arc::new(AtomicU64::new(0));
         let worker = tokio::spawn(run_worker(
             WorkerConfig {
-                url: format!("http://{addr}"),
-                token,
+                remote: crate::remote::Remote {
+                    url: format!("http://{addr}"),
+                    token,
+                    tls_ca: None,
+                },
                 threads: threads.max(1),
                 name: "local".into(),
-                tls_ca: None,
                 cache_dir: dir.join("engine-cache"),
                 in_flight: Arc::clone(&in_flight),
             },

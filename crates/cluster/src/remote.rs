@@ -97,7 +97,7 @@ impl Remote {
     /// [`RemoteError`] for a token no header can carry, a malformed URL or
     /// TLS setting, or a coordinator that cannot be reached.
     pub async fn connect(&self) -> Result<(Channel, Auth), RemoteError> {
-        let value = format!("Bearer {}", self.token)
+        let value = format!("Bearer {}", self.token.trim())
             .parse()
             .map_err(|_| RemoteError::TokenText)?;
         let channel = endpoint(&self.url, self.tls_ca.as_deref())

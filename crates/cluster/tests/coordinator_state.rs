@@ -317,11 +317,13 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
         let (stop_worker, shutdown) = ajaxlab_cluster::shutdown::Shutdown::new();
         let worker = tokio::spawn(ajaxlab_cluster::worker::run_worker(
             ajaxlab_cluster::worker::WorkerConfig {
-                url: url.clone(),
-                token,
+                remote: ajaxlab_cluster::remote::Remote {
+                    url: url.clone(),
+                    token,
+                    tls_ca: Some(ca.clone().into_bytes()),
+                },
                 threads: 2,
                 name: "tls-worker".into(),
-                tls_ca: Some(ca.clone().into_bytes()),
                 cache_dir: std::env::temp_dir()
                     .join(format!("ajaxlab-tls-cache-{}", std::process::id())),
                 in_flight: std::sync::Arc::default(),

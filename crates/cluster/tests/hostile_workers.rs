@@ -569,11 +569,13 @@ fn a_worker_the_coordinator_keeps_forgetting_backs_off_instead_of_registering_in
         let served = Served::start(Arc::clone(&c)).await;
         let worker = tokio::spawn(ajaxlab_cluster::worker::run_worker(
             ajaxlab_cluster::worker::WorkerConfig {
-                url: served.url.clone(),
-                token,
+                remote: ajaxlab_cluster::remote::Remote {
+                    url: served.url.clone(),
+                    token,
+                    tls_ca: None,
+                },
                 threads: 1,
                 name: "forgotten".into(),
-                tls_ca: None,
                 cache_dir: dir.join("cache"),
                 in_flight: Arc::default(),
             },

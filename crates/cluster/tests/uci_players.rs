@@ -307,11 +307,13 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> FailedWorker {
         let (stop_worker, shutdown) = Shutdown::new();
         let worker = tokio::spawn(run_worker(
             WorkerConfig {
-                url: served.url.clone(),
-                token,
+                remote: ajaxlab_cluster::remote::Remote {
+                    url: served.url.clone(),
+                    token,
+                    tls_ca: None,
+                },
                 threads: 1,
                 name: "broken".into(),
-                tls_ca: None,
                 cache_dir: dir.join("cache"),
                 in_flight: std::sync::Arc::default(),
             },

@@ -132,6 +132,7 @@ pub(crate) struct LoadgenArgs {
     unit_seconds: u64,
 }
 
+/// `ajaxlab loadgen`: a coordinator of its own under simulated workers.
 pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
     let dir = std::env::temp_dir().join(format!("ajaxlab-loadgen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -188,6 +189,7 @@ pub(crate) struct CampaignArgs {
     action: CampaignAction,
 }
 
+/// What `ajaxlab campaign` does: one subcommand each.
 #[derive(Debug, clap::Subcommand)]
 enum CampaignAction {
     /// Run a campaign on this machine: embedded coordinator and local workers.
@@ -285,6 +287,8 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("starting the async runtime")
 }
 
+/// `ajaxlab coordinator`: serves until SIGTERM or Ctrl-C, or with
+/// `--verify` checks the counted games files and exits.
 pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
     let config = CoordinatorConfig::load(&CoordinatorFlags {
         config: args.config.clone(),
@@ -341,6 +345,7 @@ fn print_verification(
     })
 }
 
+/// `ajaxlab token`: issues a token into a state directory.
 pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
     let token =
         ajaxlab_cluster::coordinator::issue_token_in(&args.state_dir, args.scope, &args.label)?;
@@ -365,6 +370,7 @@ pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `ajaxlab worker`: plays for a coordinator until SIGTERM or Ctrl-C.
 pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
     let remote = Remote::load(&args.coordinator, &args.token_file, args.tls_ca.as_deref())?;
     let threads = args.threads.unwrap_or_else(all_cores);
@@ -378,11 +384,9 @@ pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
         );
         let units = run_worker(
             WorkerConfig {
-                url: remote.url,
-                token: remote.token,
+                remote,
                 threads,
                 name,
-                tls_ca: remote.tls_ca,
                 cache_dir: args.cache_dir.clone(),
                 in_flight: std::sync::Arc::default(),
             },
@@ -439,6 +443,8 @@ fn print_campaign(c: &v1::Campaign) -> Result<(), StdoutError> {
     )
 }
 
+/// `ajaxlab campaign`: runs one here, or asks a coordinator's operator
+/// service.
 pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
     let (remote, id, change) = match args.action {
         CampaignAction::Run {

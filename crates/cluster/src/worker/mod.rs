@@ -9,6 +9,7 @@ mod engines;
 
 use crate::coordinator::Submitted;
 use crate::ids::WorkerId;
+use crate::remote::{Remote, RemoteError};
 use crate::shutdown::Shutdown;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
@@ -38,16 +39,12 @@ pub fn bench_signature() -> u64 {
 /// How a worker runs.
 #[derive(Clone, Debug)]
 pub struct WorkerConfig {
-    /// The coordinator, e.g. `http://127.0.0.1:50051`.
-    pub url: String,
-    /// Bearer token of worker scope.
-    pub token: String,
+    /// The coordinator, and the worker-scope token sent to it.
+    pub remote: Remote,
     /// Games at once.
     pub threads: usize,
     /// Name on the status page.
     pub name: String,
-    /// CA certificate (PEM) to trust for an `https://` coordinator.
-    pub tls_ca: Option<Vec<u8>>,
     /// Where fetched engines are cached (made when the first is fetched).
     pub cache_dir: PathBuf,
     /// Games finished in the unit being played, not yet submitted: a
@@ -177,32 +174,25 @@ async fn connect(
     shutdown: &Shutdown,
     backoff: &mut Backoff,
 ) -> Result<Option<Clients>, WorkerError> {
-    let value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> =
-        format!("Bearer {}", config.token.trim())
-            .parse()
-            .map_err(|_| {
-                WorkerError::Refused("the token has characters a header cannot carry".into())
-            })?;
     loop {
         if shutdown.is_requested() {
             return Ok(None);
         }
-        let endpoint =
-            self::endpoint(&config.url, config.tls_ca.as_deref()).map_err(WorkerError::Refused)?;
-        match endpoint.connect().await {
-            Ok(channel) => {
+        match config.remote.connect().await {
+            Ok((channel, auth)) => {
                 backoff.reset();
                 return Ok(Some(Clients {
-                    work: WorkerClient::with_interceptor(channel.clone(), Auth(value.clone()))
+                    work: WorkerClient::with_interceptor(channel.clone(), auth.clone())
                         .max_decoding_message_size(crate::server::MAX_MESSAGE_BYTES)
                         .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES),
-                    artifacts: ArtifactsClient::with_interceptor(channel, Auth(value)),
+                    artifacts: ArtifactsClient::with_interceptor(channel, auth),
                 }));
             }
-            Err(e) => {
-                tracing::warn!(coordinator = %config.url, "cannot reach the coordinator: {e}; retrying");
+            Err(e @ RemoteError::Connect { .. }) => {
+                tracing::warn!("cannot reach the coordinator: {e}; retrying");
                 backoff.wait().await;
             }
+            Err(e) => return Err(WorkerError::Refused(e.to_string())),
         }
     }
 }
@@ -387,7 +377,7 @@ pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<
                     forgotten += 1;
                     if forgotten >= FORGOTTEN_BEFORE_BACKOFF {
                         tracing::warn!(
-                            coordinator = %config.url,
+                            coordinator = %config.remote.url,
                             "the coordinator did not know this worker {forgotten} times in a row ({}); registering again after a pause",
                             s.message()
                         );
