@@ -164,6 +164,16 @@ impl Backoff {
         tokio::time::sleep(Duration::from_millis(base / 2 + jitter)).await;
     }
 
+    /// [`Backoff::wait`], cut short by `shutdown`: a worker that cannot
+    /// reach its coordinator still stops at once when told to.
+    async fn wait_unless(&mut self, shutdown: &Shutdown) {
+        let mut shutdown = shutdown.clone();
+        tokio::select! {
+            () = self.wait() => {}
+            () = shutdown.requested() => {}
+        }
+    }
+
     fn reset(&mut self) {
         self.attempt = 0;
     }
@@ -190,7 +200,7 @@ async fn connect(
             }
             Err(e @ RemoteError::Connect { .. }) => {
                 tracing::warn!("cannot reach the coordinator: {e}; retrying");
-                backoff.wait().await;
+                backoff.wait_unless(shutdown).await;
             }
             Err(e) => return Err(WorkerError::Refused(e.to_string())),
         }
@@ -347,7 +357,7 @@ pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<
                     WorkerError::Refused(format!("RegisterResponse.worker_id: {e}"))
                 })?,
                 Err(s) if transient(&s) => {
-                    backoff.wait().await;
+                    backoff.wait_unless(&shutdown).await;
                     continue 'connection;
                 }
                 Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
@@ -370,7 +380,7 @@ pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<
                     r.into_inner()
                 }
                 Err(s) if transient(&s) => {
-                    backoff.wait().await;
+                    backoff.wait_unless(&shutdown).await;
                     continue 'connection;
                 }
                 Err(s) if s.code() == tonic::Code::NotFound => {
@@ -381,7 +391,7 @@ pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<
                             "the coordinator did not know this worker {forgotten} times in a row ({}); registering again after a pause",
                             s.message()
                         );
-                        forgotten_backoff.wait().await;
+                        forgotten_backoff.wait_unless(&shutdown).await;
                     }
                     continue 'connection;
                 }
@@ -578,5 +588,20 @@ mod tests {
         assert_eq!(renewal_interval(10_000), Duration::from_millis(3_333));
         assert_eq!(renewal_interval(60_000), Duration::from_secs(20));
         assert_eq!(renewal_interval(0), Duration::from_millis(200));
+    }
+
+    /// A worker that cannot reach its coordinator waits up to 30 s between
+    /// tries; a shutdown cuts that wait short.
+    #[tokio::test]
+    async fn a_shutdown_cuts_a_backoff_short() {
+        let mut backoff = Backoff::new(1);
+        backoff.attempt = 8;
+        let (stop, shutdown) = Shutdown::new();
+        stop.stop();
+        let waited = tokio::time::timeout(Duration::from_secs(5), backoff.wait_unless(&shutdown));
+        assert!(
+            waited.await.is_ok(),
+            "the backoff waited on after the shutdown"
+        );
     }
 }
