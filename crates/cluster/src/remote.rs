@@ -111,3 +111,38 @@ impl Remote {
         Ok((channel, Auth::new(value)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_file_is_read_trimmed_and_an_empty_or_missing_one_is_named() {
+        let dir = std::env::temp_dir().join(format!("ajaxlab-remote-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let token = dir.join("token");
+        std::fs::write(&token, "  secret\n").unwrap();
+        let remote = Remote::load("http://127.0.0.1:1", &token, None).unwrap();
+        assert_eq!((remote.token.as_str(), remote.tls_ca), ("secret", None));
+        std::fs::write(&token, " \n").unwrap();
+        let e = Remote::load("http://127.0.0.1:1", &token, None).unwrap_err();
+        assert_eq!(e.to_string(), format!("{} is empty", token.display()));
+        let missing = dir.join("missing");
+        let e = Remote::load("http://127.0.0.1:1", &missing, None).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("reading the token file {}: ", missing.display())),
+            "{e}"
+        );
+        std::fs::write(&token, "secret").unwrap();
+        let e = Remote::load("http://127.0.0.1:1", &token, Some(&missing)).unwrap_err();
+        assert!(
+            e.to_string().starts_with(&format!(
+                "reading the CA certificate {}: ",
+                missing.display()
+            )),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
