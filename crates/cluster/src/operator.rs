@@ -142,62 +142,75 @@ pub struct ShippedFile {
     pub upload: Uploaded,
 }
 
-/// A campaign created on a coordinator.
+/// A campaign file whose engines and files are on the coordinator,
+/// ready to be created.
 #[derive(Clone, Debug)]
-pub struct Created {
-    /// The files it names, uploaded first.
-    pub shipped: Vec<ShippedFile>,
-    /// The campaigns made: one, or a piece-value campaign's parts.
-    pub campaigns: Vec<v1::Campaign>,
+pub struct Shipment {
+    /// The campaign file's text.
+    pub text: String,
+    /// The files it names, uploaded.
+    pub files: Vec<ShippedFile>,
 }
 
-/// Creates the campaign in `file` on the coordinator: first uploads the
-/// engines and files it names (all found first, so that a missing one
-/// stores nothing), then creates it.
+/// Uploads the engines and files the campaign in `file` names (all found
+/// first, so that a missing one stores nothing): the first step of
+/// creating it, [`create_campaign`] the second.
 ///
 /// # Errors
-/// [`OperatorError`]: a file that does not read or cannot be uploaded, a
-/// coordinator not reached, or a campaign refused.
-pub async fn create_campaign(remote: &Remote, file: &Path) -> Result<Created, OperatorError> {
+/// [`OperatorError`]: a file that does not read or cannot be uploaded, or
+/// a coordinator not reached.
+pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipment, OperatorError> {
     let text = std::fs::read_to_string(file).map_err(|source| OperatorError::CampaignFile {
         path: file.to_owned(),
         source,
     })?;
-    let files = campaign_files(&text).map_err(|source| OperatorError::Artifact {
+    let named = campaign_files(&text).map_err(|source| OperatorError::Artifact {
         context: file.display().to_string(),
         source,
     })?;
-    let (channel, auth) = remote.connect().await?;
-    let mut artifacts = ArtifactsClient::with_interceptor(channel.clone(), auth.clone());
-    let mut shipped = Vec::with_capacity(files.len());
-    let mut wire = Vec::with_capacity(files.len());
-    for f in files {
-        let up =
-            upload(&mut artifacts, &f.path)
-                .await
-                .map_err(|source| OperatorError::Artifact {
+    let mut files = Vec::with_capacity(named.len());
+    if !named.is_empty() {
+        let (channel, auth) = remote.connect().await?;
+        let mut artifacts = ArtifactsClient::with_interceptor(channel, auth);
+        for f in named {
+            let upload = upload(&mut artifacts, &f.path).await.map_err(|source| {
+                OperatorError::Artifact {
                     context: format!("{}: uploading {}", f.key, f.path.display()),
                     source,
-                })?;
-        wire.push(v1::ShippedFile {
-            key: f.key.clone(),
-            path: f.path.display().to_string(),
-            sha256: up.hash.to_string(),
-        });
-        shipped.push(ShippedFile {
-            file: f,
-            upload: up,
-        });
+                }
+            })?;
+            files.push(ShippedFile { file: f, upload });
+        }
     }
+    Ok(Shipment { text, files })
+}
+
+/// Creates the campaign of `shipment` on the coordinator. Returns the
+/// campaigns made: one, or a piece-value campaign's parts.
+///
+/// # Errors
+/// [`OperatorError`]: a coordinator not reached, or a campaign refused.
+pub async fn create_campaign(
+    remote: &Remote,
+    shipment: &Shipment,
+) -> Result<Vec<v1::Campaign>, OperatorError> {
     let request = v1::CreateCampaignRequest {
         header: header(),
-        config_toml: text,
-        shipped: wire,
+        config_toml: shipment.text.clone(),
+        shipped: shipment
+            .files
+            .iter()
+            .map(|f| v1::ShippedFile {
+                key: f.file.key.clone(),
+                path: f.file.path.display().to_string(),
+                sha256: f.upload.hash.to_string(),
+            })
+            .collect(),
     };
-    let campaigns = OperatorClient::with_interceptor(channel, auth)
+    Ok(client(remote)
+        .await?
         .create_campaign(request)
         .await?
         .into_inner()
-        .campaigns;
-    Ok(Created { shipped, campaigns })
+        .campaigns)
 }

@@ -1,6 +1,7 @@
 //! An operator's requests through `ajaxlab_cluster::operator`, against a
-//! coordinator served on loopback: each campaign change does what it
-//! says, and a refusal comes back with its code.
+//! coordinator served on loopback: a campaign is created from its file,
+//! each campaign change does what it says, and a refusal comes back with
+//! its code.
 
 #![allow(
     clippy::unwrap_used,
@@ -11,7 +12,8 @@ mod common;
 
 use ajaxlab_cluster::coordinator::{CampaignState, Coordinator, Scope};
 use ajaxlab_cluster::operator::{
-    CampaignChange, OperatorError, change_campaign, exclude_worker, list_campaigns,
+    CampaignChange, OperatorError, change_campaign, create_campaign, exclude_worker,
+    list_campaigns, ship_campaign_files,
 };
 use ajaxlab_cluster::remote::Remote;
 use ajaxlab_proto::convert::WireEnum;
@@ -26,14 +28,20 @@ const CAMPAIGN: &str =
 fn each_campaign_change_does_what_it_says() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
-        let c = Arc::new(Coordinator::open(&temp_dir("ops"), Duration::from_secs(60), 7).unwrap());
-        c.create_campaign(CAMPAIGN).unwrap();
+        let dir = temp_dir("ops");
+        let c = Arc::new(Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap());
         let served = Served::start(Arc::clone(&c)).await;
         let remote = Remote {
             url: served.url.clone(),
             token: c.issue_token(Scope::Operator, "ops").unwrap(),
             tls_ca: None,
         };
+        let file = dir.join("ops.toml");
+        std::fs::write(&file, CAMPAIGN).unwrap();
+        let shipment = ship_campaign_files(&remote, &file).await.unwrap();
+        assert!(shipment.files.is_empty(), "builtin players ship nothing");
+        let created = create_campaign(&remote, &shipment).await.unwrap();
+        assert_eq!(created.len(), 1);
         let id = campaign_id("ops");
         let state = |campaign: &ajaxlab_proto::v1::Campaign| {
             CampaignState::from_wire(campaign.state, "Campaign.state").unwrap()

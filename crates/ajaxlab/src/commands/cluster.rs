@@ -455,8 +455,9 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
         } => return run_campaign(file.as_deref(), threads, &runs_dir, quiet),
         CampaignAction::Create { file, remote } => {
             let remote = remote.load()?;
-            let created = runtime()?.block_on(operator::create_campaign(&remote, &file))?;
-            for f in &created.shipped {
+            let runtime = runtime()?;
+            let shipment = runtime.block_on(operator::ship_campaign_files(&remote, &file))?;
+            for f in &shipment.files {
                 outln!(
                     "{} {}: sha256 {} ({} bytes){}",
                     f.file.key,
@@ -470,7 +471,8 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
                     }
                 )?;
             }
-            return print_campaigns(&created.campaigns);
+            let campaigns = runtime.block_on(operator::create_campaign(&remote, &shipment))?;
+            return print_campaigns(&campaigns);
         }
         CampaignAction::List { remote } => {
             let remote = remote.load()?;
