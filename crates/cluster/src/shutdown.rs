@@ -52,6 +52,14 @@ impl Shutdown {
         // An error is a dropped `Stop`: a shutdown as well.
         let _ = self.0.wait_for(|stop| *stop).await;
     }
+
+    /// Waits `duration`, or less if the shutdown is asked for meanwhile.
+    pub async fn sleep(&mut self, duration: std::time::Duration) {
+        tokio::select! {
+            () = tokio::time::sleep(duration) => {}
+            () = self.requested() => {}
+        }
+    }
 }
 
 /// Completes on the process's first SIGTERM or Ctrl-C, and logs it.
@@ -94,5 +102,14 @@ mod tests {
         drop(stop);
         assert!(shutdown.is_requested());
         shutdown.requested().await;
+    }
+
+    #[tokio::test]
+    async fn a_sleep_ends_at_the_shutdown() {
+        let (stop, mut shutdown) = Shutdown::new();
+        stop.stop();
+        let hour = std::time::Duration::from_secs(3600);
+        let slept = tokio::time::timeout(std::time::Duration::from_secs(5), shutdown.sleep(hour));
+        assert!(slept.await.is_ok(), "slept on after the shutdown");
     }
 }

@@ -157,21 +157,22 @@ impl Backoff {
         }
     }
 
-    async fn wait(&mut self) {
+    /// The next wait: twice the last, up to 30 s, with jitter.
+    fn next_delay(&mut self) -> Duration {
         let base = 200u64.saturating_mul(1 << self.attempt.min(8)).min(30_000);
         self.attempt += 1;
         let jitter = self.rng.next_u64() % (base / 2 + 1);
-        tokio::time::sleep(Duration::from_millis(base / 2 + jitter)).await;
+        Duration::from_millis(base / 2 + jitter)
+    }
+
+    async fn wait(&mut self) {
+        tokio::time::sleep(self.next_delay()).await;
     }
 
     /// [`Backoff::wait`], cut short by `shutdown`: a worker that cannot
     /// reach its coordinator still stops at once when told to.
     async fn wait_unless(&mut self, shutdown: &Shutdown) {
-        let mut shutdown = shutdown.clone();
-        tokio::select! {
-            () = self.wait() => {}
-            () = shutdown.requested() => {}
-        }
+        shutdown.clone().sleep(self.next_delay()).await;
     }
 
     fn reset(&mut self) {
@@ -399,10 +400,7 @@ pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<
             };
             let Some(unit) = response.unit else {
                 let wait = Duration::from_millis(response.retry_after_ms.clamp(100, 10_000));
-                tokio::select! {
-                    () = tokio::time::sleep(wait) => {}
-                    () = shutdown.requested() => {}
-                }
+                shutdown.sleep(wait).await;
                 continue;
             };
             let span = tracing::info_span!("unit", worker = %worker_id, unit = %unit.unit_id);
@@ -458,7 +456,7 @@ async fn play_and_submit(
         } else {
             tracing::warn!("cannot fetch an engine now, unit given back: {failure}");
             release(&mut clients.work, worker_id, &unit, None).await;
-            tokio::time::sleep(FETCH_RETRY).await;
+            shutdown.clone().sleep(FETCH_RETRY).await;
         }
         return Ok(false);
     }
