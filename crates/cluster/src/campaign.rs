@@ -13,6 +13,7 @@
 //! | `piece-value` | one | `[piece_value]` pawn and `[[piece_value.imbalances]]` | one part per imbalance plus the pawn-odds part |
 //! | `first-move` | one | — | self-play: White's score per start |
 
+use crate::ids::CampaignId;
 use crate::inputs::Inputs;
 use crate::spsa_list::{ParamList, SpsaParamTable, param_list};
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile, PlayerKind};
@@ -20,11 +21,11 @@ use ajaxlab_arena::limits::check;
 use ajaxlab_arena::opening::Order;
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
 use ajaxlab_stats::{
-    EloModel, InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, SpsaParam, SpsaViolation,
+    InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, SpsaParam, SpsaViolation,
     UnknownEloModel,
 };
 use ajaxlab_store::metadata::UnknownRunKind;
-use ajaxlab_store::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtMetadata};
+use ajaxlab_store::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata};
 use serde::Deserialize;
 use std::num::NonZeroU64;
 use std::ops::RangeInclusive;
@@ -46,28 +47,6 @@ fn default_priority() -> u32 {
 
 fn default_kind() -> String {
     RunKind::Match.to_string()
-}
-
-/// The `[sprt]` table.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SprtTable {
-    elo0: f64,
-    elo1: f64,
-    #[serde(default = "default_error_rate")]
-    alpha: f64,
-    #[serde(default = "default_error_rate")]
-    beta: f64,
-    #[serde(default = "default_model")]
-    model: String,
-}
-
-fn default_error_rate() -> f64 {
-    ajaxlab_stats::DEFAULT_ERROR_RATE
-}
-
-fn default_model() -> String {
-    EloModel::Normalized.to_string()
 }
 
 /// The `[spsa]` table.
@@ -168,7 +147,7 @@ impl CampaignKind {
 pub struct CampaignSpec {
     /// Id: the name, or `NAME.PART` for a piece-value part (also the
     /// directory of its files).
-    pub name: String,
+    pub name: CampaignId,
     /// Share of the workers relative to other campaigns.
     pub priority: u32,
     /// What it is for.
@@ -206,7 +185,7 @@ impl CampaignSpec {
         FileMetadata {
             param_names: Vec::new(),
             kind: Some(kind),
-            campaign: Some(self.name.clone()),
+            campaign: Some(self.name.to_string()),
             campaign_toml: Some(toml_text.to_owned()),
         }
     }
@@ -232,29 +211,7 @@ fn take<T: serde::de::DeserializeOwned>(
         .transpose()
 }
 
-/// Longest campaign or part name, in characters: a campaign id
-/// (`NAME.PART`) and the unit file names made of it stay far below the
-/// 255 bytes a file name may have.
-pub const MAX_NAME_LEN: usize = 64;
-
-/// Checks a campaign or part name: 1 to [`MAX_NAME_LEN`] ASCII letters,
-/// digits, `-` and `_`. The name is not echoed: it may be anything.
-fn check_name(key: &str, name: &str) -> Result<(), ConfigError> {
-    let rule = format!("use 1 to {MAX_NAME_LEN} letters, digits, - and _");
-    let problem = if name.is_empty() {
-        "empty".to_owned()
-    } else if let Some(c) = name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
-    {
-        format!("{c:?} is not allowed")
-    } else if name.len() > MAX_NAME_LEN {
-        format!("{} characters long", name.len())
-    } else {
-        return Ok(());
-    };
-    Err(err(key, format!("{problem}: {rule}")))
-}
+pub use crate::ids::MAX_NAME_LEN;
 
 /// Parses and validates a campaign file: one spec, or one per part of a
 /// piece-value campaign (its imbalances, then the pawn-odds part).
@@ -283,10 +240,10 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
     }
     let campaign: CampaignTable = take(&mut table, "campaign")?
         .ok_or_else(|| err("campaign", "missing [campaign] table with name = \"...\""))?;
-    let sprt: Option<SprtTable> = take(&mut table, "sprt")?;
+    let sprt: Option<SprtDesign> = take(&mut table, "sprt")?;
     let spsa: Option<SpsaTable> = take(&mut table, "spsa")?;
     let piece_value: Option<PieceValueTable> = take(&mut table, "piece_value")?;
-    check_name("campaign.name", &campaign.name)?;
+    let name = CampaignId::new(&campaign.name).map_err(|e| err("campaign.name", e.to_string()))?;
     check("campaign.priority", campaign.priority, &PRIORITY)?;
     for (present, key, wanted) in [
         (sprt.is_some(), "sprt", RunKind::Sprt),
@@ -303,8 +260,7 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
     let file: MatchFile = toml::Value::Table(table)
         .try_into()
         .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
-    let name = campaign.name.clone();
-    let spec = |name: String, kind: CampaignKind, built: Built| CampaignSpec {
+    let spec = |name: CampaignId, kind: CampaignKind, built: Built| CampaignSpec {
         name,
         priority: campaign.priority,
         kind,
@@ -357,7 +313,7 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
                     "missing [piece_value] table with [[piece_value.imbalances]]",
                 )
             })?;
-            piece_value_parts(&campaign, &table, file)
+            piece_value_parts(&campaign, &name, &table, file)
         }
     }
 }
@@ -410,16 +366,10 @@ fn self_play(mut file: MatchFile, names: [&str; 2]) -> Result<MatchFile, ConfigE
     Ok(file)
 }
 
-fn sprt_config(t: &SprtTable) -> Result<SprtConfig, ConfigError> {
-    let model: EloModel = t
-        .model
-        .parse()
-        .map_err(|e: UnknownEloModel| err("sprt.model", e.to_string()))?;
-    let config = SprtConfig {
-        alpha: t.alpha,
-        beta: t.beta,
-        ..SprtConfig::new(t.elo0, t.elo1, model)
-    };
+fn sprt_config(t: &SprtDesign) -> Result<SprtConfig, ConfigError> {
+    let config = SprtMetadata::try_from(t)
+        .map_err(|e: UnknownEloModel| err("sprt.model", e.to_string()))?
+        .config();
     ajaxlab_stats::Sprt::new(config).map_err(|e: InvalidSprtConfig| {
         let key = match e.violations.first() {
             Some(SprtViolation::AlphaOutOfRange(_)) => "sprt.alpha",
@@ -498,6 +448,7 @@ fn spsa_config(
 
 fn piece_value_parts(
     campaign: &CampaignTable,
+    name: &CampaignId,
     table: &PieceValueTable,
     file: MatchFile,
 ) -> Result<Vec<CampaignSpec>, ConfigError> {
@@ -518,7 +469,9 @@ fn piece_value_parts(
         } else {
             format!("piece_value.imbalances[{i}]")
         };
-        check_name(&format!("{key}.name"), &imbalance.name)?;
+        let id = name
+            .part(&imbalance.name)
+            .map_err(|e| err(&format!("{key}.name"), e.to_string()))?;
         if !seen.insert(imbalance.name.as_str()) {
             return Err(err(
                 &format!("{key}.name"),
@@ -533,8 +486,7 @@ fn piece_value_parts(
             first: imbalance.first.clone(),
             second: imbalance.second.clone(),
         });
-        let id = format!("{}.{}", campaign.name, imbalance.name);
-        let built = build(part_file, &id).map_err(|e| ConfigError {
+        let built = build(part_file, id.as_str()).map_err(|e| ConfigError {
             key: if e.key == "imbalance" {
                 key.clone()
             } else {

@@ -8,7 +8,9 @@ use crate::campaign::parse_campaign;
 use crate::coordinator::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, Scope,
 };
+use crate::ids::CampaignId;
 use crate::inputs::Input;
+use crate::shutdown::Shutdown;
 use crate::sprt_text::sprt_state;
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
 use ajaxlab_stats::{hypotheses_text, llr_text};
@@ -17,7 +19,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A local campaign that could not run.
@@ -71,14 +73,9 @@ pub fn run_local_campaign(
         .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
     let specs = parse_campaign(&text)
         .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
-    let ids: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let ids: Vec<CampaignId> = specs.into_iter().map(|s| s.name).collect();
     // A piece-value campaign's parts are NAME.PART; they share NAME's directory.
-    let name = ids
-        .first()
-        .and_then(|id| id.split('.').next())
-        .unwrap_or("campaign")
-        .to_owned();
-    let dir = runs_dir.join(&name);
+    let dir = runs_dir.join(ids.first().map_or("campaign", CampaignId::name));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -124,22 +121,24 @@ pub fn run_local_campaign(
                 let _ = server_stopped.await;
             },
         ));
-        let shutdown = Arc::new(AtomicBool::new(false));
+        let (stop, shutdown) = Shutdown::new();
         let in_flight = Arc::new(AtomicU64::new(0));
         let worker = tokio::spawn(run_worker(
             WorkerConfig {
-                url: format!("http://{addr}"),
-                token,
+                remote: crate::remote::Remote {
+                    url: format!("http://{addr}"),
+                    token,
+                    tls_ca: None,
+                },
                 threads: threads.max(1),
                 name: "local".into(),
-                tls_ca: None,
                 cache_dir: dir.join("engine-cache"),
                 in_flight: Arc::clone(&in_flight),
             },
-            Arc::clone(&shutdown),
+            shutdown,
         ));
         let views = watch(&coordinator, &ids, &in_flight, quiet).await?;
-        shutdown.store(true, Ordering::Relaxed);
+        stop.stop();
         let _ = worker.await;
         let _ = stop_server.send(());
         let _ = server.await;
@@ -196,7 +195,7 @@ pub fn standing(view: &CampaignView) -> String {
 /// bar and its ETA move a game at a time, not a unit at a time.
 async fn watch(
     coordinator: &Coordinator,
-    ids: &[String],
+    ids: &[CampaignId],
     in_flight: &AtomicU64,
     quiet: bool,
 ) -> Result<Vec<CampaignView>, LocalError> {

@@ -184,7 +184,7 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
                  pentanomial [{penta}], Elo <b class=\"elo-value\">{elo}</b> (95%){extra}</p>",
                 kind = view.kind,
                 extra = kind_text(&view),
-                id = escape(&view.id),
+                id = escape(view.id.as_str()),
                 state = escape(view.state.as_str()),
                 prio = view.priority,
                 total = view.pairs_total,
@@ -207,7 +207,7 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
                 let _ = write!(
                     html,
                     "<tr><td>{}</td><td>{}</td><td>[{}]</td><td>{:+.2}</td><td class=\"flag\">{}</td></tr>",
-                    escape(&s.worker),
+                    escape(s.worker.as_str()),
                     s.pentanomial.pairs(),
                     s.pentanomial.0.map(|n| n.to_string()).join(" "),
                     s.z,
@@ -219,7 +219,7 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
                 let _ = write!(
                     html,
                     "<p class=\"flag engine-failure\">worker {} cannot start an engine: {} (it gets no more units of this campaign)</p>",
-                    escape(&f.worker),
+                    escape(f.worker.as_str()),
                     escape(&f.reason)
                 );
             }
@@ -227,7 +227,7 @@ async fn page(State(c): State<Arc<Coordinator>>) -> Response {
         }
         html.push_str("<h2>Workers</h2><table><tr><th>id</th><th>name</th><th>version</th><th>cores</th></tr>");
         for w in c.workers()? {
-            let _ = write!(html, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", escape(&w.id), escape(&w.name), escape(&w.version), w.cores);
+            let _ = write!(html, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", escape(w.id.as_str()), escape(&w.name), escape(&w.version), w.cores);
         }
         html.push_str("</table></body></html>");
         Ok(html)
@@ -248,7 +248,7 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
                 .map(|v| {
                     let e = v.pentanomial.elo().ok();
                     serde_json::json!({
-                        "id": v.id, "state": v.state.as_str(), "priority": v.priority,
+                        "id": v.id.as_str(), "state": v.state.as_str(), "priority": v.priority,
                         "pairs_total": v.pairs_total, "pairs_done": v.pairs_done,
                         "pentanomial": v.pentanomial.0,
                         "elo": e.map(|e| e.elo), "elo_ci95": e.map(|e| [e.interval.low, e.interval.high]),
@@ -367,7 +367,12 @@ async fn metrics(State(c): State<Arc<Coordinator>>) -> Response {
     for (name, help, value) in gauges {
         let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
         for v in &campaigns {
-            let _ = writeln!(out, "{name}{{campaign=\"{}\"}} {}", escape(&v.id), value(v));
+            let _ = writeln!(
+                out,
+                "{name}{{campaign=\"{}\"}} {}",
+                escape(v.id.as_str()),
+                value(v)
+            );
         }
     }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()

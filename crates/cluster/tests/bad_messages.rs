@@ -1,6 +1,6 @@
 //! Bad input on the wire: a missing header, a wrong protocol version, an
 //! oversized message, bytes that do not decode, a record with a missing
-//! field. Each gets its gRPC status, and the coordinator goes on serving.
+//! field, an id that is no id. Each gets its gRPC status, and the coordinator goes on serving.
 
 #![allow(
     clippy::unwrap_used,
@@ -11,9 +11,10 @@ mod common;
 
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::worker::Auth;
+use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
-use common::{Served, temp_dir};
+use common::{Served, campaign_id, temp_dir};
 use std::sync::Arc;
 use std::time::Duration;
 use tonic::Code;
@@ -135,7 +136,36 @@ fn bad_messages_get_their_status_and_the_coordinator_serves_on() {
             .unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
         assert!(e.message().starts_with("games[0]."), "{e:?}");
-        assert_eq!(c.campaign("bad").unwrap().pairs_done, 0);
+        assert_eq!(c.campaign(&campaign_id("bad")).unwrap().pairs_done, 0);
+
+        // Ids that are no ids: refused naming the field, before anything
+        // is looked up.
+        let e = client
+            .request_work(v1::WorkRequest {
+                header: header(),
+                worker_id: "../w".into(),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+        assert!(e.message().starts_with("WorkRequest.worker_id: "), "{e:?}");
+        let operator = c.issue_token(Scope::Operator, "bad").unwrap();
+        let mut operator = OperatorClient::with_interceptor(
+            channel.clone(),
+            Auth::new(format!("Bearer {operator}").parse().unwrap()),
+        );
+        let e = operator
+            .pause_campaign(v1::CampaignRequest {
+                header: header(),
+                campaign_id: "../bad".into(),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+        assert!(
+            e.message().starts_with("CampaignRequest.campaign_id: "),
+            "{e:?}"
+        );
 
         // And everyone else is still served.
         let next = client

@@ -15,7 +15,7 @@ use ajaxlab_cluster::coordinator::{
     CampaignError, Coordinator, CoordinatorError, Lease, Submitted,
 };
 use ajaxlab_proto::v1;
-use common::{play, temp_dir};
+use common::{campaign_id, play, temp_dir};
 use std::path::Path;
 use std::time::Duration;
 
@@ -73,7 +73,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
         let games = play(&unit);
         c.submit(&w, &Lease::of(&unit), &games).unwrap();
     }
-    let view = c.campaign("inputs").unwrap();
+    let view = c.campaign(&campaign_id("inputs")).unwrap();
     assert_eq!((view.state.as_str(), view.pairs_done), ("finished", 3));
 }
 
@@ -150,7 +150,7 @@ fn an_spsa_params_file_is_captured_and_a_restart_reads_the_copy() {
     drop(c);
     std::fs::remove_file(&lines).unwrap();
     let c = open(&dir);
-    let view = c.campaign("tune").unwrap();
+    let view = c.campaign(&campaign_id("tune")).unwrap();
     assert_eq!(view.spsa[0].name, "afc.falcon.mg");
     assert_eq!(view.spsa[0].value, 600.0, "the deleted file's start");
     let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();

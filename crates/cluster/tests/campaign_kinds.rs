@@ -16,7 +16,7 @@ use ajaxlab_cluster::coordinator::{
     CampaignState, Coordinator, CoordinatorError, FINAL_SPSA, FINAL_TOML, PGN_FILE, Submitted,
 };
 use ajaxlab_proto::v1;
-use common::{fetch_status_page, play, temp_dir};
+use common::{campaign_id, fetch_status_page, play, temp_dir};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,7 +65,7 @@ max_plies = 80
     .unwrap();
     let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     play_out(&c, &w);
-    let view = c.campaign("sprt").unwrap();
+    let view = c.campaign(&campaign_id("sprt")).unwrap();
     let sprt = view.sprt.clone().unwrap();
     assert_eq!(view.state, CampaignState::Finished);
     assert_eq!(sprt.verdict, ajaxlab_stats::Status::AcceptH1, "{view:?}");
@@ -101,7 +101,7 @@ max_plies = 40
     .unwrap();
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     play_out(&c, &w);
-    let view = c.campaign("capped").unwrap();
+    let view = c.campaign(&campaign_id("capped")).unwrap();
     assert_eq!(view.state, CampaignState::Finished);
     // The live line of `ajaxlab campaign run`.
     let line = ajaxlab_cluster::local::standing(&view);
@@ -230,7 +230,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
         c.submit(&w, &Lease::of(&unit), &games).unwrap();
         units.push(unit.unit_id);
     }
-    let straight = c.campaign("tune").unwrap();
+    let straight = c.campaign(&campaign_id("tune")).unwrap();
     assert_eq!(straight.state, CampaignState::Finished);
     assert_eq!(straight.spsa.len(), 1);
     assert_ne!(straight.spsa[0].value, 300.0, "θ moved");
@@ -262,7 +262,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
         Submitted::Duplicate
     );
     play_out(&c, &w);
-    let restarted = c.campaign("tune").unwrap();
+    let restarted = c.campaign(&campaign_id("tune")).unwrap();
     assert_eq!(
         restarted.spsa, straight.spsa,
         "same θ as without the restart"
@@ -305,9 +305,9 @@ fn a_stopped_tune_writes_its_values_as_they_stand_and_a_running_one_none() {
     c.submit(&w, &Lease::of(&unit), &games).unwrap();
     let tune = dir.join("campaigns/tune");
     assert!(!tune.join(FINAL_TOML).exists(), "nothing while it runs");
-    c.set_campaign_state("tune", CampaignState::Stopped)
+    c.set_campaign_state(&campaign_id("tune"), CampaignState::Stopped)
         .unwrap();
-    let theta = c.campaign("tune").unwrap().spsa[0].value;
+    let theta = c.campaign(&campaign_id("tune")).unwrap().spsa[0].value;
     let toml = std::fs::read_to_string(tune.join(FINAL_TOML)).unwrap();
     let params = ajaxlab_engine::Params::from_text(&toml).unwrap();
     assert_eq!(f64::from(params.afc_falcon_mg), theta.round(), "{toml}");
@@ -399,7 +399,7 @@ max_plies = 80
     );
     c.submit(&w, &Lease::of(&unit), &games).unwrap();
     play_out(&c, &w);
-    let view = c.campaign("fm").unwrap();
+    let view = c.campaign(&campaign_id("fm")).unwrap();
     assert_eq!(view.kind, ajaxlab_store::RunKind::FirstMove);
     assert_eq!(view.white.games(), 8);
     assert!(view.white_score().is_some());

@@ -15,7 +15,7 @@ use ajaxlab_cluster::coordinator::{
     Submitted,
 };
 use ajaxlab_proto::v1;
-use common::{Served, play, temp_dir};
+use common::{Served, campaign_id, play, temp_dir};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -52,7 +52,7 @@ fn a_campaign_completes_with_every_pair_counted_once() {
             "a repeat is dropped"
         );
     }
-    let view = c.campaign("state-test").unwrap();
+    let view = c.campaign(&campaign_id("state-test")).unwrap();
     assert_eq!(
         (view.state.as_str(), view.pairs_done, view.pairs_total),
         ("finished", 4, 4)
@@ -94,7 +94,7 @@ fn an_expired_lease_goes_to_another_worker_and_the_late_results_are_dropped() {
         Submitted::Duplicate
     );
     assert_eq!(
-        c.campaign("state-test").unwrap().pairs_done,
+        c.campaign(&campaign_id("state-test")).unwrap().pairs_done,
         u64::from(unit.pair_count)
     );
 }
@@ -146,7 +146,10 @@ fn forged_results_are_rejected_and_nothing_is_stored() {
         Submitted::Stale,
         "a lease token that was never issued counts nothing"
     );
-    assert_eq!(c.campaign("state-test").unwrap().pairs_done, 0);
+    assert_eq!(
+        c.campaign(&campaign_id("state-test")).unwrap().pairs_done,
+        0
+    );
     let files = std::fs::read_dir(dir.join("campaigns/state-test"))
         .unwrap()
         .count();
@@ -186,7 +189,7 @@ fn a_restarted_coordinator_resumes_and_counts_stored_games_once() {
         "tokens survive (hashed)"
     );
     assert_eq!(
-        c.campaign("state-test").unwrap().pairs_done,
+        c.campaign(&campaign_id("state-test")).unwrap().pairs_done,
         u64::from(unit.pair_count)
     );
     // The lease held across the restart still works.
@@ -197,7 +200,10 @@ fn a_restarted_coordinator_resumes_and_counts_stored_games_once() {
     let done = u64::from(unit.pair_count + second.pair_count);
     drop(c);
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
-    assert_eq!(c.campaign("state-test").unwrap().pairs_done, done);
+    assert_eq!(
+        c.campaign(&campaign_id("state-test")).unwrap().pairs_done,
+        done
+    );
 }
 
 #[test]
@@ -308,30 +314,35 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
         };
         assert!(untrusted, "a plain-text client is refused");
         // A real worker, given the certificate, plays the whole campaign over TLS.
-        let shutdown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (stop_worker, shutdown) = ajaxlab_cluster::shutdown::Shutdown::new();
         let worker = tokio::spawn(ajaxlab_cluster::worker::run_worker(
             ajaxlab_cluster::worker::WorkerConfig {
-                url: url.clone(),
-                token,
+                remote: ajaxlab_cluster::remote::Remote {
+                    url: url.clone(),
+                    token,
+                    tls_ca: Some(ca.clone().into_bytes()),
+                },
                 threads: 2,
                 name: "tls-worker".into(),
-                tls_ca: Some(ca.clone().into_bytes()),
                 cache_dir: std::env::temp_dir()
                     .join(format!("ajaxlab-tls-cache-{}", std::process::id())),
                 in_flight: std::sync::Arc::default(),
             },
-            std::sync::Arc::clone(&shutdown),
+            shutdown,
         ));
         let deadline = std::time::Instant::now() + Duration::from_secs(120);
-        while c.campaign("state-test").unwrap().state != CampaignState::Finished {
+        while c.campaign(&campaign_id("state-test")).unwrap().state != CampaignState::Finished {
             assert!(
                 std::time::Instant::now() < deadline,
                 "the TLS worker finished nothing"
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        assert_eq!(c.campaign("state-test").unwrap().pairs_done, 4);
-        shutdown.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(
+            c.campaign(&campaign_id("state-test")).unwrap().pairs_done,
+            4
+        );
+        stop_worker.stop();
         let _ = worker.await;
         stop.send(()).unwrap();
         server.await.unwrap().unwrap();
@@ -378,7 +389,7 @@ fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
         terminations.iter().any(|t| t.contains("ADJUDICATED")),
         "{terminations:?}"
     );
-    assert_eq!(c.campaign("adj").unwrap().pairs_done, 6);
+    assert_eq!(c.campaign(&campaign_id("adj")).unwrap().pairs_done, 6);
 }
 
 #[test]
@@ -441,7 +452,8 @@ fn workers_are_shared_between_running_campaigns_by_priority() {
         "pairs leased {pairs:?}: the priority-3 campaign gets three times the share"
     );
     // A paused campaign gets nothing; the other gets everything.
-    c.set_campaign_state("high", CampaignState::Paused).unwrap();
+    c.set_campaign_state(&campaign_id("high"), CampaignState::Paused)
+        .unwrap();
     for _ in 0..20 {
         assert_eq!(c.request_work(&w).unwrap().unwrap().campaign_id, "low");
     }
@@ -462,10 +474,18 @@ fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
     }
     // One more unit in the suspect's hands when it is excluded.
     let held = c.request_work(&suspect).unwrap().unwrap();
-    assert_eq!(c.campaign("state-test").unwrap().pairs_done, 2);
-    let view = c.exclude_worker("state-test", &suspect.id).unwrap();
+    assert_eq!(
+        c.campaign(&campaign_id("state-test")).unwrap().pairs_done,
+        2
+    );
+    let view = c
+        .exclude_worker(&campaign_id("state-test"), &suspect.id)
+        .unwrap();
     assert_eq!(view.pairs_done, 1, "the suspect's pair is counted out");
-    assert!(c.is_excluded("state-test", &suspect.id).unwrap());
+    assert!(
+        c.is_excluded(&campaign_id("state-test"), &suspect.id)
+            .unwrap()
+    );
     assert!(
         c.request_work(&suspect).unwrap().is_none(),
         "no more units for it"
@@ -480,7 +500,7 @@ fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
     while let Some(unit) = c.request_work(&honest).unwrap() {
         c.submit(&honest, &Lease::of(&unit), &play(&unit)).unwrap();
     }
-    let view = c.campaign("state-test").unwrap();
+    let view = c.campaign(&campaign_id("state-test")).unwrap();
     assert_eq!((view.state.as_str(), view.pairs_done), ("finished", 4));
     let mut ids: Vec<u64> = std::fs::read_dir(dir.join("campaigns/state-test"))
         .unwrap()
@@ -496,7 +516,7 @@ fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
         "every game once, none of the suspect's"
     );
     assert!(matches!(
-        c.exclude_worker("nope", &suspect.id),
+        c.exclude_worker(&campaign_id("nope"), &suspect.id),
         Err(CoordinatorError::Campaign(CampaignError::Unknown(_)))
     ));
 }
@@ -521,7 +541,10 @@ fn an_exclusion_cut_short_by_a_crash_is_finished_on_restart() {
         .execute("insert into exclusions values ('state-test', ?1)", [&w.id])
         .unwrap();
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
-    assert_eq!(c.campaign("state-test").unwrap().pairs_done, 0);
+    assert_eq!(
+        c.campaign(&campaign_id("state-test")).unwrap().pairs_done,
+        0
+    );
 }
 
 #[cfg(target_os = "linux")]

@@ -14,7 +14,7 @@ mod common;
 use ajaxlab_cluster::coordinator::{Coordinator, Lease, Submitted, TokenHash, WorkerKey};
 use ajaxlab_proto::codec::DecodeBudget;
 use ajaxlab_proto::v1;
-use common::{play, temp_dir};
+use common::{campaign_id, play, temp_dir};
 use proptest::prelude::*;
 use prost::Message;
 use std::path::PathBuf;
@@ -188,7 +188,7 @@ proptest! {
         let first = c.submit(w, &Lease::of(unit), &games);
         if matches!(first, Ok(Submitted::Accepted)) {
             prop_assert_eq!(
-                c.campaign("fuzz").unwrap().pairs_done,
+                c.campaign(&campaign_id("fuzz")).unwrap().pairs_done,
                 u64::from(unit.pair_count)
             );
             prop_assert_eq!(
@@ -196,7 +196,7 @@ proptest! {
                 Submitted::Duplicate
             );
         } else {
-            prop_assert_eq!(c.campaign("fuzz").unwrap().pairs_done, 0);
+            prop_assert_eq!(c.campaign(&campaign_id("fuzz")).unwrap().pairs_done, 0);
         }
     }
 
@@ -213,7 +213,7 @@ proptest! {
         let honest_bytes = v1::SubmitResultsRequest {
             unit_id: unit.unit_id.clone(),
             lease_token: unit.lease_token.clone(),
-            worker_id: w.id.clone(),
+            worker_id: w.id.to_string(),
             games: honest().to_vec(),
             ..v1::SubmitResultsRequest::default()
         }

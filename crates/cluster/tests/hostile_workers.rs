@@ -15,10 +15,10 @@ mod common;
 use ajaxlab_cluster::coordinator::{
     CampaignState, Coordinator, CoordinatorError, Lease, LeaseError, MAX_REJECTIONS,
     QuarantineOutcome, REGISTRATIONS_PER_MINUTE, Scope, StorageError, Submitted, TokenHash,
-    WorkerKey,
+    WorkerId, WorkerKey,
 };
 use ajaxlab_proto::v1;
-use common::{Served, play, temp_dir};
+use common::{Served, campaign_id, play, temp_dir};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -126,7 +126,7 @@ fn games_past_max_plies_and_fields_the_worker_cannot_choose_are_refused() {
         let e = refusal(submit(&forged(edit)));
         assert!(e.contains(why), "{why}: {e}");
     }
-    assert_eq!(c.campaign("short").unwrap().pairs_done, 0);
+    assert_eq!(c.campaign(&campaign_id("short")).unwrap().pairs_done, 0);
     assert_eq!(submit(&honest).unwrap(), Submitted::Accepted);
 }
 
@@ -191,13 +191,16 @@ fn a_worker_id_serves_only_with_its_token_and_exclusion_holds_for_the_token() {
     }
     // Excluded while it holds the unit: the unit goes back with an empty
     // lease, which no one can submit under.
-    c.exclude_worker("short", &honest.id).unwrap();
-    let empty = WorkerKey {
-        id: String::new(),
+    c.exclude_worker(&campaign_id("short"), &honest.id).unwrap();
+    // A worker without an id cannot even be named; one never registered
+    // cannot submit either.
+    assert!("".parse::<WorkerId>().is_err());
+    let nobody = WorkerKey {
+        id: "w-nobody".parse().unwrap(),
         token: thief.token.clone(),
     };
     assert!(
-        c.submit(&empty, &Lease::new(unit.unit_id.clone(), ""), &games)
+        c.submit(&nobody, &Lease::new(unit.unit_id.clone(), ""), &games)
             .is_err()
     );
     assert_eq!(
@@ -205,12 +208,12 @@ fn a_worker_id_serves_only_with_its_token_and_exclusion_holds_for_the_token() {
             .unwrap(),
         Submitted::Stale
     );
-    assert_eq!(c.campaign("short").unwrap().pairs_done, 0);
+    assert_eq!(c.campaign(&campaign_id("short")).unwrap().pairs_done, 0);
     // Registering again does not shed the exclusion: it holds for the token.
     let again = worker(&c, "honest");
     assert_ne!(again.id, honest.id);
     assert!(c.request_work(&again).unwrap().is_none());
-    assert!(c.is_excluded("short", &again.id).unwrap());
+    assert!(c.is_excluded(&campaign_id("short"), &again.id).unwrap());
     let unit = c.request_work(&thief).unwrap().unwrap();
     assert_eq!(
         c.submit(&thief, &Lease::of(&unit), &play(&unit)).unwrap(),
@@ -257,7 +260,7 @@ fn one_unit_submitted_sixteen_times_at_once_is_counted_once_and_stored_once() {
         counters.games.load(std::sync::atomic::Ordering::Relaxed),
         games.len() as u64
     );
-    let view = c.campaign("short").unwrap();
+    let view = c.campaign(&campaign_id("short")).unwrap();
     assert_eq!(view.pairs_done, u64::from(unit.pair_count));
     // The file on disk is the counted games, and nothing else is there.
     let campaign = dir.join("campaigns/short");
@@ -315,7 +318,7 @@ fn games_files_changed_on_disk_are_quarantined_and_their_pairs_played_again() {
         units.push(unit.unit_id);
     }
     assert_eq!(units.len(), 3, "the test needs units of one pair");
-    assert_eq!(c.campaign("short").unwrap().pairs_done, 3);
+    assert_eq!(c.campaign(&campaign_id("short")).unwrap().pairs_done, 3);
     drop(c);
     // One file truncated, one deleted, one changed in place at its size.
     let truncated = unit_file(&dir, &units[0]);
@@ -349,7 +352,7 @@ fn games_files_changed_on_disk_are_quarantined_and_their_pairs_played_again() {
     assert!(reasons[0].contains("does not read"), "{reasons:?}");
     assert!(reasons[1].contains("it was counted at"), "{reasons:?}");
     assert!(reasons[2].contains("missing"), "{reasons:?}");
-    assert_eq!(c.campaign("short").unwrap().pairs_done, 1);
+    assert_eq!(c.campaign(&campaign_id("short")).unwrap().pairs_done, 1);
     // The full check finds the file changed at its size.
     let full = c.verify().unwrap();
     assert_eq!(full.checked, 1);
@@ -361,7 +364,7 @@ fn games_files_changed_on_disk_are_quarantined_and_their_pairs_played_again() {
         "{:?}",
         full.quarantined
     );
-    assert_eq!(c.campaign("short").unwrap().pairs_done, 0);
+    assert_eq!(c.campaign(&campaign_id("short")).unwrap().pairs_done, 0);
     let quarantine: Vec<_> = std::fs::read_dir(dir.join("campaigns/short/quarantine"))
         .unwrap()
         .collect();
@@ -370,7 +373,7 @@ fn games_files_changed_on_disk_are_quarantined_and_their_pairs_played_again() {
     while let Some(unit) = c.request_work(&w).unwrap() {
         c.submit(&w, &Lease::of(&unit), &play(&unit)).unwrap();
     }
-    let view = c.campaign("short").unwrap();
+    let view = c.campaign(&campaign_id("short")).unwrap();
     assert_eq!((view.state, view.pairs_done), (CampaignState::Finished, 4));
     assert!(c.verify().unwrap().quarantined.is_empty());
 }
@@ -400,12 +403,18 @@ fn a_token_that_keeps_sending_bad_units_gets_no_more_and_the_campaign_runs_on() 
         c.request_work(&worker(&c, "bad")).unwrap().is_none(),
         "registering again does not help"
     );
-    assert_eq!(c.campaign("short").unwrap().state, CampaignState::Running);
+    assert_eq!(
+        c.campaign(&campaign_id("short")).unwrap().state,
+        CampaignState::Running
+    );
     let good = worker(&c, "good");
     while let Some(unit) = c.request_work(&good).unwrap() {
         c.submit(&good, &Lease::of(&unit), &play(&unit)).unwrap();
     }
-    assert_eq!(c.campaign("short").unwrap().state, CampaignState::Finished);
+    assert_eq!(
+        c.campaign(&campaign_id("short")).unwrap().state,
+        CampaignState::Finished
+    );
 }
 
 #[test]
@@ -415,7 +424,10 @@ fn a_unit_refused_under_three_tokens_pauses_its_campaign() {
         .map(|i| submit_forged(&c, &worker(&c, &format!("w{i}"))).unit_id)
         .collect();
     assert!(units.iter().all(|u| *u == units[0]), "{units:?}");
-    assert_eq!(c.campaign("short").unwrap().state, CampaignState::Paused);
+    assert_eq!(
+        c.campaign(&campaign_id("short")).unwrap().state,
+        CampaignState::Paused
+    );
 }
 
 #[test]
@@ -514,7 +526,7 @@ fn a_submission_of_more_games_than_a_unit_has_is_refused_before_it_is_decoded() 
         );
         served.stop().await;
     });
-    assert_eq!(c.campaign("short").unwrap().pairs_done, 0);
+    assert_eq!(c.campaign(&campaign_id("short")).unwrap().pairs_done, 0);
 }
 
 #[test]
@@ -547,7 +559,7 @@ fn a_worker_the_coordinator_keeps_forgetting_backs_off_instead_of_registering_in
          end;",
     )
     .unwrap();
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (stop, shutdown) = ajaxlab_cluster::shutdown::Shutdown::new();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -557,18 +569,20 @@ fn a_worker_the_coordinator_keeps_forgetting_backs_off_instead_of_registering_in
         let served = Served::start(Arc::clone(&c)).await;
         let worker = tokio::spawn(ajaxlab_cluster::worker::run_worker(
             ajaxlab_cluster::worker::WorkerConfig {
-                url: served.url.clone(),
-                token,
+                remote: ajaxlab_cluster::remote::Remote {
+                    url: served.url.clone(),
+                    token,
+                    tls_ca: None,
+                },
                 threads: 1,
                 name: "forgotten".into(),
-                tls_ca: None,
                 cache_dir: dir.join("cache"),
                 in_flight: Arc::default(),
             },
-            Arc::clone(&stop),
+            shutdown,
         ));
         tokio::time::sleep(Duration::from_secs(8)).await;
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        stop.stop();
         worker.await.unwrap().unwrap();
         served.stop().await;
     });

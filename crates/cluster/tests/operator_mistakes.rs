@@ -11,7 +11,7 @@ mod common;
 use ajaxlab_cluster::coordinator::TokenHash;
 
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, LeaseError, MAX_WORKER_TEXT};
-use common::temp_dir;
+use common::{campaign_id, temp_dir};
 use std::time::Duration;
 
 const CAMPAIGN: &str =
@@ -22,14 +22,14 @@ fn excluding_an_unknown_worker_is_refused() {
     let c = Coordinator::open(&temp_dir("mistakes"), Duration::from_secs(60), 7).unwrap();
     c.create_campaign(CAMPAIGN).unwrap();
     let Err(e @ CoordinatorError::Lease(LeaseError::UnknownWorker(_))) =
-        c.exclude_worker("mistakes", "w-nobody")
+        c.exclude_worker(&campaign_id("mistakes"), &"w-nobody".parse().unwrap())
     else {
         panic!("an unknown worker is refused");
     };
     let e = e.to_string();
     assert!(e.contains("unknown worker 'w-nobody'"), "{e}");
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
-    assert!(c.exclude_worker("mistakes", &w.id).is_ok());
+    assert!(c.exclude_worker(&campaign_id("mistakes"), &w.id).is_ok());
 }
 
 #[test]

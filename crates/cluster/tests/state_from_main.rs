@@ -12,7 +12,7 @@ mod common;
 
 use ajaxlab_cluster::coordinator::{CampaignState, CampaignView, Coordinator};
 use ajaxlab_stats::{Pentanomial, Trinomial};
-use common::temp_dir;
+use common::{campaign_id, temp_dir};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -42,7 +42,7 @@ fn copy_of_fixture() -> PathBuf {
 fn view(dir: &Path) -> CampaignView {
     Coordinator::open(dir, Duration::from_secs(60), 0)
         .unwrap()
-        .campaign(CAMPAIGN)
+        .campaign(&campaign_id(CAMPAIGN))
         .unwrap()
 }
 
@@ -62,7 +62,7 @@ fn main_s_state_directory_opens_with_its_counts() {
     let dir = copy_of_fixture();
     assert_as_main_left_it(&view(&dir));
     let c = Coordinator::open(&dir, Duration::from_secs(60), 0).unwrap();
-    assert_eq!(c.history(CAMPAIGN).unwrap().len(), 2);
+    assert_eq!(c.history(&campaign_id(CAMPAIGN)).unwrap().len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

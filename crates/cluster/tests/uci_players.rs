@@ -17,13 +17,14 @@ use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
 use ajaxlab_arena::runner::{make_player, play_pair};
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
 use ajaxlab_cluster::inputs::Input;
+use ajaxlab_cluster::shutdown::Shutdown;
 use ajaxlab_cluster::worker::{WorkerConfig, run_worker};
 use ajaxlab_engine::Features;
 use ajaxlab_proto::v1;
-use common::{Served, fetch_status_page, temp_dir};
+use common::{Served, campaign_id, fetch_status_page, temp_dir};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 fn open(dir: &Path) -> Coordinator {
@@ -303,33 +304,35 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> FailedWorker {
         .unwrap();
     runtime.block_on(async {
         let served = Served::start(Arc::clone(&c)).await;
-        let shutdown = Arc::new(AtomicBool::new(false));
+        let (stop_worker, shutdown) = Shutdown::new();
         let worker = tokio::spawn(run_worker(
             WorkerConfig {
-                url: served.url.clone(),
-                token,
+                remote: ajaxlab_cluster::remote::Remote {
+                    url: served.url.clone(),
+                    token,
+                    tls_ca: None,
+                },
                 threads: 1,
                 name: "broken".into(),
-                tls_ca: None,
                 cache_dir: dir.join("cache"),
                 in_flight: std::sync::Arc::default(),
             },
-            Arc::clone(&shutdown),
+            shutdown,
         ));
         let start = Instant::now();
-        while c.engine_failures("two").unwrap().is_empty() {
+        while c.engine_failures(&campaign_id("two")).unwrap().is_empty() {
             assert!(
                 start.elapsed() < Duration::from_secs(60),
                 "no failure reported"
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        shutdown.store(true, Ordering::Relaxed);
+        stop_worker.stop();
         worker.await.unwrap().unwrap();
         served.stop().await;
         // The status page names the worker and why.
         let html = fetch_status_page(Arc::clone(&c), "/").await;
-        let failure = &c.engine_failures("two").unwrap()[0];
+        let failure = &c.engine_failures(&campaign_id("two")).unwrap()[0];
         assert!(
             html.contains(&format!(
                 "worker {} cannot start an engine: player",
@@ -355,7 +358,7 @@ fn a_worker_that_cannot_start_an_engine_gets_no_more_units_of_that_campaign() {
         cache,
         token,
     } = failing_worker("uci-start", b"not an executable\n", "");
-    let failures = c.engine_failures("two").unwrap();
+    let failures = c.engine_failures(&campaign_id("two")).unwrap();
     assert_eq!(failures.len(), 1);
     assert!(
         failures[0].reason.contains("player 'patched'"),
@@ -370,7 +373,7 @@ fn a_worker_that_cannot_start_an_engine_gets_no_more_units_of_that_campaign() {
     assert_eq!(std::fs::read(&cached[0]).unwrap(), b"not an executable\n");
     // The unit was given back, nothing counted; the worker gets no more of
     // this campaign, another worker gets the same pairs.
-    let view = c.campaign("two").unwrap();
+    let view = c.campaign(&campaign_id("two")).unwrap();
     assert_eq!(view.pairs_done, 0);
     let broken = WorkerKey {
         id: failures[0].worker.clone(),
@@ -390,7 +393,7 @@ fn a_build_whose_bench_differs_is_refused_with_both_numbers() {
         b"#!/bin/sh\necho 'Nodes searched : 5'\n",
         "bench = 6",
     );
-    let failures = c.engine_failures("two").unwrap();
+    let failures = c.engine_failures(&campaign_id("two")).unwrap();
     assert!(
         failures[0].reason.contains("player 'installed'")
             && failures[0]

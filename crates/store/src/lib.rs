@@ -25,6 +25,6 @@ pub mod spsa;
 pub use error::StoreError;
 pub use file_name::file_safe;
 pub use games::{GamesFile, read_games, write_games};
-pub use metadata::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtMetadata};
+pub use metadata::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata};
 pub use record::{GameRecord, MoveRecord, PlayerRecord, Termination};
 pub use spsa::{SPSA_FILE, TrajectoryRow, read_trajectory, write_trajectory};

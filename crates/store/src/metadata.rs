@@ -138,18 +138,54 @@ impl SprtMetadata {
     }
 }
 
-/// The JSON form of [`SprtMetadata`]; `alpha`, `beta` and `model` may be
-/// left out (Fishtest's defaults).
-#[derive(serde::Serialize, serde::Deserialize)]
-struct SprtJson {
-    elo0: f64,
-    elo1: f64,
+/// An SPRT's design as written: a campaign file's `[sprt]` table, and the
+/// JSON of [`SPRT_KEY`] in its games files. One definition for both, so
+/// that they cannot drift apart. `alpha`, `beta` and `model` may be left
+/// out (Fishtest's defaults); the model stays a name until
+/// [`SprtMetadata::try_from`] reads it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtDesign {
+    /// H0, Elo.
+    pub elo0: f64,
+    /// H1, Elo.
+    pub elo1: f64,
+    /// False-positive rate.
     #[serde(default = "default_error_rate")]
-    alpha: f64,
+    pub alpha: f64,
+    /// False-negative rate.
     #[serde(default = "default_error_rate")]
-    beta: f64,
+    pub beta: f64,
+    /// The Elo scale of the bounds, by name (`normalized`, `logistic`).
     #[serde(default = "default_model")]
-    model: String,
+    pub model: String,
+}
+
+impl From<&SprtMetadata> for SprtDesign {
+    fn from(s: &SprtMetadata) -> Self {
+        SprtDesign {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+            model: s.model.to_string(),
+        }
+    }
+}
+
+impl TryFrom<&SprtDesign> for SprtMetadata {
+    type Error = ajaxlab_stats::UnknownEloModel;
+
+    /// Reads the model's name.
+    fn try_from(d: &SprtDesign) -> Result<Self, Self::Error> {
+        Ok(SprtMetadata {
+            elo0: d.elo0,
+            elo1: d.elo1,
+            alpha: d.alpha,
+            beta: d.beta,
+            model: d.model.parse()?,
+        })
+    }
 }
 
 fn default_error_rate() -> f64 {
@@ -245,11 +281,12 @@ impl FileMetadata {
             put(KIND_KEY, kind.kind().to_string());
             match kind {
                 KindMetadata::Sprt(s) => {
-                    let json = serde_json::json!({
-                        "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha,
-                        "beta": s.beta, "model": s.model.to_string(),
-                    });
-                    put(SPRT_KEY, json.to_string());
+                    // Through a JSON value, whose keys are sorted, as files
+                    // have always been written.
+                    let json = serde_json::to_value(SprtDesign::from(s))
+                        .map(|v| v.to_string())
+                        .unwrap_or_default();
+                    put(SPRT_KEY, json);
                 }
                 KindMetadata::PieceValue(part) => {
                     if let Some(name) = &part.name {
@@ -334,19 +371,9 @@ fn sprt_metadata(text: Option<&str>) -> Result<SprtMetadata, MetadataError> {
         problem,
     };
     let text = text.ok_or_else(|| problem("missing in an sprt file".to_owned()))?;
-    let json: SprtJson =
+    let design: SprtDesign =
         serde_json::from_str(text).map_err(|e| problem(format!("'{text}': {e}")))?;
-    let model = json
-        .model
-        .parse()
-        .map_err(|e: ajaxlab_stats::UnknownEloModel| problem(e.to_string()))?;
-    Ok(SprtMetadata {
-        elo0: json.elo0,
-        elo1: json.elo1,
-        alpha: json.alpha,
-        beta: json.beta,
-        model,
-    })
+    SprtMetadata::try_from(&design).map_err(|e| problem(e.to_string()))
 }
 
 #[cfg(test)]
@@ -420,6 +447,32 @@ mod tests {
             model: EloModel::Normalized,
         };
         assert_eq!(m, Ok(Some(KindMetadata::Sprt(expected))));
+    }
+
+    /// The design is written as files have always held it (keys sorted,
+    /// as main at a564af6 wrote the fixtures), and read back the same.
+    #[test]
+    fn an_sprt_design_is_written_as_before_and_read_back() {
+        let design = SprtMetadata {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.1,
+            model: EloModel::Logistic,
+        };
+        let metadata = FileMetadata {
+            kind: Some(KindMetadata::Sprt(design)),
+            ..FileMetadata::default()
+        };
+        let pairs = metadata.to_pairs();
+        assert_eq!(
+            pairs[SPRT_KEY],
+            r#"{"alpha":0.05,"beta":0.1,"elo0":0.0,"elo1":5.0,"model":"logistic"}"#
+        );
+        assert_eq!(
+            FileMetadata::from_pairs(&pairs).map(|m| m.kind),
+            Ok(Some(KindMetadata::Sprt(design)))
+        );
     }
 
     #[test]

@@ -3,25 +3,24 @@
 //! `stop` against a running coordinator).
 
 use super::out::{StdoutError, out, outln};
-use ajaxlab_cluster::artifacts::client::{campaign_files, upload};
-use ajaxlab_cluster::coordinator::CampaignState;
-use ajaxlab_cluster::coordinator::{Coordinator, Scope};
-use ajaxlab_cluster::coordinator_file::{CoordinatorSettings, parse_coordinator_file};
+use ajaxlab_cluster::coordinator::{CampaignState, Scope};
+use ajaxlab_cluster::coordinator_run::{BoundCoordinator, CoordinatorConfig, CoordinatorFlags};
+use ajaxlab_cluster::ids::{CampaignId, WorkerId};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
+use ajaxlab_cluster::operator::{self, CampaignChange};
+use ajaxlab_cluster::remote::{Remote, RemoteError};
+use ajaxlab_cluster::shutdown::{self, Shutdown};
 use ajaxlab_cluster::sprt_text::sprt_state;
-use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
+use ajaxlab_cluster::worker::{WorkerConfig, run_worker};
 use ajaxlab_proto::convert::WireEnum;
-use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
-use ajaxlab_proto::v1::operator_client::OperatorClient;
-use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use ajaxlab_proto::v1;
 use ajaxlab_stats::{EloModel, Status, hypotheses_text, llr_text};
 use ajaxlab_store::RunKind;
-use anyhow::{Context, bail};
+use anyhow::Context;
 use std::net::SocketAddr;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The campaign `ajaxlab campaign run` plays when given no file.
@@ -58,14 +57,19 @@ pub(crate) struct TokenArgs {
     #[arg(long)]
     state_dir: PathBuf,
     /// worker or operator.
-    #[arg(long)]
-    scope: String,
+    #[arg(long, value_parser = scope)]
+    scope: Scope,
     /// A label for the token (who has it).
     #[arg(long, default_value = "")]
     label: String,
     /// Write the token to this file (mode 600) instead of printing it.
     #[arg(long)]
     out: Option<PathBuf>,
+}
+
+/// `--scope`: worker or operator.
+fn scope(text: &str) -> Result<Scope, String> {
+    Scope::parse(text).ok_or_else(|| "expected worker or operator".to_owned())
 }
 
 /// Arguments of `ajaxlab worker`.
@@ -128,6 +132,7 @@ pub(crate) struct LoadgenArgs {
     unit_seconds: u64,
 }
 
+/// `ajaxlab loadgen`: a coordinator of its own under simulated workers.
 pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
     let dir = std::env::temp_dir().join(format!("ajaxlab-loadgen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -184,6 +189,7 @@ pub(crate) struct CampaignArgs {
     action: CampaignAction,
 }
 
+/// What `ajaxlab campaign` does: one subcommand each.
 #[derive(Debug, clap::Subcommand)]
 enum CampaignAction {
     /// Run a campaign on this machine: embedded coordinator and local workers.
@@ -205,57 +211,57 @@ enum CampaignAction {
         /// The campaign file.
         file: PathBuf,
         #[command(flatten)]
-        remote: Remote,
+        remote: RemoteArgs,
     },
     /// List a coordinator's campaigns.
     List {
         #[command(flatten)]
-        remote: Remote,
+        remote: RemoteArgs,
     },
     /// Show one campaign.
     Status {
         /// Campaign id.
-        id: String,
+        id: CampaignId,
         #[command(flatten)]
-        remote: Remote,
+        remote: RemoteArgs,
     },
     /// Pause a campaign.
     Pause {
         /// Campaign id.
-        id: String,
+        id: CampaignId,
         #[command(flatten)]
-        remote: Remote,
+        remote: RemoteArgs,
     },
     /// Resume a paused campaign.
     Resume {
         /// Campaign id.
-        id: String,
+        id: CampaignId,
         #[command(flatten)]
-        remote: Remote,
+        remote: RemoteArgs,
     },
     /// Stop a campaign for good.
     Stop {
         /// Campaign id.
-        id: String,
+        id: CampaignId,
         #[command(flatten)]
-        remote: Remote,
+        remote: RemoteArgs,
     },
     /// Count a worker's games out of a campaign (e.g. one the status page
     /// flags as implausible): its units are played again by other workers.
     Exclude {
         /// Campaign id.
-        id: String,
+        id: CampaignId,
         /// The worker's id, as on the status page.
         #[arg(long)]
-        worker: String,
+        worker: WorkerId,
         #[command(flatten)]
-        remote: Remote,
+        remote: RemoteArgs,
     },
 }
 
 /// A coordinator to talk to as an operator.
 #[derive(Debug, clap::Args)]
-struct Remote {
+struct RemoteArgs {
     /// The coordinator, e.g. http://127.0.0.1:50051.
     #[arg(long)]
     coordinator: String,
@@ -267,11 +273,11 @@ struct Remote {
     tls_ca: Option<PathBuf>,
 }
 
-fn read_ca(path: Option<&PathBuf>) -> anyhow::Result<Option<Vec<u8>>> {
-    path.map(|p| {
-        std::fs::read(p).with_context(|| format!("reading the CA certificate {}", p.display()))
-    })
-    .transpose()
+impl RemoteArgs {
+    /// The coordinator, its token and CA certificate read from their files.
+    fn load(&self) -> Result<Remote, RemoteError> {
+        Remote::load(&self.coordinator, &self.token_file, self.tls_ca.as_deref())
+    }
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -281,128 +287,39 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("starting the async runtime")
 }
 
-fn read_token(path: &Path) -> anyhow::Result<String> {
-    let token = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the token file {}", path.display()))?;
-    let token = token.trim().to_owned();
-    if token.is_empty() {
-        bail!("{} is empty", path.display());
-    }
-    Ok(token)
-}
-
-/// Resolves on the first SIGTERM or Ctrl-C.
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = tokio::signal::ctrl_c().await;
-    tracing::info!("shutting down: finishing the current request, releasing work");
-}
-
-/// Sets `flag` on SIGTERM or Ctrl-C (for the worker, which checks it between moves).
-fn on_signal(flag: Arc<AtomicBool>) {
-    tokio::spawn(async move {
-        shutdown_signal().await;
-        flag.store(true, Ordering::Relaxed);
-    });
-}
-
+/// `ajaxlab coordinator`: serves until SIGTERM or Ctrl-C, or with
+/// `--verify` checks the counted games files and exits.
 pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
-    let file = match &args.config {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?;
-            parse_coordinator_file(&text).with_context(|| path.display().to_string())?
-        }
-        None => CoordinatorSettings::default(),
-    };
-    let listen = args
-        .listen
-        .or(file.listen)
-        .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 50051)));
-    let state_dir = args
-        .state_dir
-        .clone()
-        .or(file.state_dir)
-        .unwrap_or_else(|| PathBuf::from("coordinator"));
-    let tls = match &file.tls {
-        Some(files) => Some(ajaxlab_cluster::server::TlsIdentity {
-            cert_pem: std::fs::read(&files.cert)
-                .with_context(|| format!("tls_cert: reading {}", files.cert.display()))?,
-            key_pem: std::fs::read(&files.key)
-                .with_context(|| format!("tls_key: reading {}", files.key.display()))?,
-        }),
-        None => None,
-    };
-    let lease = file.lease;
+    let config = CoordinatorConfig::load(&CoordinatorFlags {
+        config: args.config.clone(),
+        listen: args.listen,
+        state_dir: args.state_dir.clone(),
+        http_listen: args.http_listen,
+    })?;
     runtime()?.block_on(async {
-        let signature = tokio::task::spawn_blocking(bench_signature).await?;
-        let mut coordinator = Coordinator::open(&state_dir, lease, signature)?;
+        let coordinator = config.open().await?;
         // What start-up and the full check quarantine is logged as it
         // happens (a warning naming the unit and why).
         if args.verify {
             return print_verification(coordinator.startup_check(), &coordinator.verify()?);
         }
-        if let Some(duration) = file.unit_duration {
-            coordinator.set_unit_duration(duration);
-        }
-        if let Some(bytes) = file.artifact_limit {
-            coordinator.set_artifact_limit(bytes);
-        }
-        let coordinator = Arc::new(coordinator);
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .with_context(|| format!("listening on {listen}"))?;
+        let signature = coordinator.signature();
+        let bound = BoundCoordinator::bind(coordinator, &config).await?;
         eprintln!(
             "coordinator listening on {} ({}, state {}, lease {} s, engine signature {signature})",
-            listener.local_addr()?,
-            if tls.is_some() { "TLS" } else { "plain text" },
-            state_dir.display(),
-            lease.as_secs()
+            bound.grpc_addr()?,
+            if bound.tls() { "TLS" } else { "plain text" },
+            config.state_dir.display(),
+            config.lease.as_secs()
         );
-        let http_addr = args
-            .http_listen
-            .or(file.http_listen)
-            .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 8080)));
-        let http = tokio::net::TcpListener::bind(http_addr)
-            .await
-            .with_context(|| format!("listening on {http_addr}"))?;
-        eprintln!("status page and metrics on http://{}/", http.local_addr()?);
-        let startup = coordinator.startup_check();
+        eprintln!("status page and metrics on http://{}/", bound.http_addr()?);
+        let startup = bound.coordinator().startup_check();
         eprintln!(
             "games files: {} counted units there at their size; {} moved to quarantine/",
             startup.checked,
             startup.quarantined.len()
         );
-        // One signal stops both servers: the gRPC one waits for it, the
-        // status page for the gRPC one's word.
-        let (stop_http, http_stopped) = tokio::sync::oneshot::channel::<()>();
-        let status = tokio::spawn(ajaxlab_cluster::status::serve_http(
-            Arc::clone(&coordinator),
-            http,
-            async move {
-                let _ = http_stopped.await;
-            },
-        ));
-        let served =
-            ajaxlab_cluster::server::serve_tls(coordinator, listener, tls, shutdown_signal()).await;
-        let _ = stop_http.send(());
-        served?;
-        status.await??;
+        bound.serve(shutdown::signal()).await?;
         Ok(ExitCode::SUCCESS)
     })
 }
@@ -428,10 +345,10 @@ fn print_verification(
     })
 }
 
+/// `ajaxlab token`: issues a token into a state directory.
 pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
-    let scope = Scope::parse(&args.scope)
-        .with_context(|| format!("--scope '{}': expected worker or operator", args.scope))?;
-    let token = ajaxlab_cluster::coordinator::issue_token_in(&args.state_dir, scope, &args.label)?;
+    let token =
+        ajaxlab_cluster::coordinator::issue_token_in(&args.state_dir, args.scope, &args.label)?;
     match &args.out {
         Some(path) => {
             std::fs::write(path, format!("{token}\n"))
@@ -453,33 +370,27 @@ pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `ajaxlab worker`: plays for a coordinator until SIGTERM or Ctrl-C.
 pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
-    let token = read_token(&args.token_file)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let remote = Remote::load(&args.coordinator, &args.token_file, args.tls_ca.as_deref())?;
+    let threads = args.threads.unwrap_or_else(all_cores);
     let name = args.name.clone().unwrap_or_else(|| {
         std::fs::read_to_string("/etc/hostname").map_or("worker".into(), |h| h.trim().to_owned())
     });
     runtime()?.block_on(async {
-        let shutdown = Arc::new(AtomicBool::new(false));
-        on_signal(Arc::clone(&shutdown));
         eprintln!(
             "worker '{name}': {threads} games at once, coordinator {}",
-            args.coordinator
+            remote.url
         );
-        let tls_ca = read_ca(args.tls_ca.as_ref())?;
         let units = run_worker(
             WorkerConfig {
-                url: args.coordinator.clone(),
-                token,
+                remote,
                 threads,
                 name,
-                tls_ca,
                 cache_dir: args.cache_dir.clone(),
                 in_flight: std::sync::Arc::default(),
             },
-            shutdown,
+            Shutdown::on_signal(),
         )
         .await?;
         eprintln!("worker stopped after submitting {units} units");
@@ -487,10 +398,9 @@ pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn header() -> Option<v1::Header> {
-    Some(v1::Header {
-        protocol_version: PROTOCOL_VERSION,
-    })
+/// Games at once when not told: one per core.
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
 }
 
 /// Prints one line of a campaign's standing.
@@ -533,15 +443,8 @@ fn print_campaign(c: &v1::Campaign) -> Result<(), StdoutError> {
     )
 }
 
-/// What `campaign status|pause|resume|stop` asks of one campaign.
-#[derive(Clone, Copy, Debug)]
-enum Change {
-    Show,
-    Pause,
-    Resume,
-    Stop,
-}
-
+/// `ajaxlab campaign`: runs one here, or asks a coordinator's operator
+/// service.
 pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
     let (remote, id, change) = match args.action {
         CampaignAction::Run {
@@ -549,189 +452,112 @@ pub(crate) fn campaign(args: CampaignArgs) -> anyhow::Result<ExitCode> {
             threads,
             runs_dir,
             quiet,
-        } => {
-            let threads = threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let summary = match file {
-                Some(file) => run_local_campaign(&file, &runs_dir, threads, quiet)?,
-                None => {
-                    let path = std::env::temp_dir()
-                        .join(format!("ajaxlab-quickstart-{}.toml", std::process::id()));
-                    std::fs::write(&path, QUICKSTART)
-                        .with_context(|| format!("writing {}", path.display()))?;
-                    let summary = run_local_campaign(&path, &runs_dir, threads, quiet);
-                    let _ = std::fs::remove_file(&path);
-                    summary?
-                }
-            };
-            // The report of what is stored so far: tables here, plots as
-            // files, made before anything is printed so that a closed pipe
-            // loses none of them.
-            let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
-            let report = ajaxlab_report::run(&config);
-            for c in &summary.campaigns {
+        } => return run_campaign(file.as_deref(), threads, &runs_dir, quiet),
+        CampaignAction::Create { file, remote } => {
+            let remote = remote.load()?;
+            let runtime = runtime()?;
+            let shipment = runtime.block_on(operator::ship_campaign_files(&remote, &file))?;
+            for f in &shipment.files {
                 outln!(
-                    "campaign {} ({}): {} ({} of {} pairs)",
-                    c.id,
-                    c.kind,
-                    c.state,
-                    c.pairs_done,
-                    c.pairs_total
-                )?;
-                outln!(
-                    "  pentanomial [{}]  {}",
-                    c.pentanomial.0.map(|n| n.to_string()).join(" "),
-                    standing(c)
+                    "{} {}: sha256 {} ({} bytes){}",
+                    f.file.key,
+                    f.file.path.display(),
+                    f.upload.hash,
+                    f.upload.size,
+                    if f.upload.already_stored {
+                        ", stored already"
+                    } else {
+                        ", uploaded"
+                    }
                 )?;
             }
-            outln!(
-                "games and state in {} ({:.1} s this run)\n",
-                summary.dir.display(),
-                summary.elapsed.as_secs_f64()
-            )?;
-            match report {
-                Ok(report) => {
-                    out!("{report}")?;
-                    outln!(
-                        "\nplots in {} (again: ajaxlab report {})",
-                        config.out_dir.display(),
-                        summary.dir.display()
-                    )?;
-                }
-                Err(e) => eprintln!("report: {e}"),
-            }
-            return Ok(ExitCode::SUCCESS);
+            let campaigns = runtime.block_on(operator::create_campaign(&remote, &shipment))?;
+            return print_campaigns(&campaigns);
         }
-        CampaignAction::Create { file, remote } => return create_campaign(&file, &remote),
         CampaignAction::List { remote } => {
-            return operator(&remote, |mut client| async move {
-                Ok(client
-                    .list_campaigns(v1::ListCampaignsRequest { header: header() })
-                    .await?
-                    .into_inner()
-                    .campaigns)
-            });
+            let remote = remote.load()?;
+            let campaigns = runtime()?.block_on(operator::list_campaigns(&remote))?;
+            return print_campaigns(&campaigns);
         }
-        CampaignAction::Status { id, remote } => (remote, id, Change::Show),
-        CampaignAction::Pause { id, remote } => (remote, id, Change::Pause),
-        CampaignAction::Resume { id, remote } => (remote, id, Change::Resume),
-        CampaignAction::Stop { id, remote } => (remote, id, Change::Stop),
+        CampaignAction::Status { id, remote } => (remote, id, CampaignChange::Show),
+        CampaignAction::Pause { id, remote } => (remote, id, CampaignChange::Pause),
+        CampaignAction::Resume { id, remote } => (remote, id, CampaignChange::Resume),
+        CampaignAction::Stop { id, remote } => (remote, id, CampaignChange::Stop),
         CampaignAction::Exclude { id, worker, remote } => {
-            return operator(&remote, |mut client| async move {
-                let c = client
-                    .exclude_worker(v1::ExcludeWorkerRequest {
-                        header: header(),
-                        campaign_id: id,
-                        worker_id: worker,
-                    })
-                    .await?
-                    .into_inner();
-                Ok(vec![c])
-            });
+            let remote = remote.load()?;
+            let campaign = runtime()?.block_on(operator::exclude_worker(&remote, &id, &worker))?;
+            return print_campaigns(&[campaign]);
         }
     };
-    operator(&remote, |mut client| async move {
-        let request = v1::CampaignRequest {
-            header: header(),
-            campaign_id: id,
-        };
-        let c = match change {
-            Change::Pause => client.pause_campaign(request).await?,
-            Change::Resume => client.resume_campaign(request).await?,
-            Change::Stop => client.stop_campaign(request).await?,
-            Change::Show => client.get_campaign(request).await?,
-        };
-        Ok(vec![c.into_inner()])
-    })
+    let remote = remote.load()?;
+    let campaign = runtime()?.block_on(operator::change_campaign(&remote, &id, change))?;
+    print_campaigns(&[campaign])
 }
 
-type OperatorChannel = OperatorClient<
-    tonic::service::interceptor::InterceptedService<
-        tonic::transport::Channel,
-        ajaxlab_cluster::worker::Auth,
-    >,
->;
-
-/// Runs `f` against the coordinator and prints the campaigns it returns.
-fn operator<F, Fut>(remote: &Remote, f: F) -> anyhow::Result<ExitCode>
-where
-    F: FnOnce(OperatorChannel) -> Fut,
-    Fut: std::future::Future<Output = Result<Vec<v1::Campaign>, tonic::Status>>,
-{
-    let campaigns = runtime()?.block_on(async {
-        let (channel, auth) = connect(remote).await?;
-        f(OperatorClient::with_interceptor(channel, auth))
-            .await
-            .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))
-    })?;
-    for c in &campaigns {
-        print_campaign(c)?;
+/// `ajaxlab campaign run`: the campaign in `file` (default: the quick
+/// start) on this machine, then its standing and the report of its games.
+fn run_campaign(
+    file: Option<&Path>,
+    threads: Option<usize>,
+    runs_dir: &Path,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
+    let threads = threads.unwrap_or_else(all_cores);
+    let summary = match file {
+        Some(file) => run_local_campaign(file, runs_dir, threads, quiet)?,
+        None => {
+            let path = std::env::temp_dir()
+                .join(format!("ajaxlab-quickstart-{}.toml", std::process::id()));
+            std::fs::write(&path, QUICKSTART)
+                .with_context(|| format!("writing {}", path.display()))?;
+            let summary = run_local_campaign(&path, runs_dir, threads, quiet);
+            let _ = std::fs::remove_file(&path);
+            summary?
+        }
+    };
+    // The report of what is stored so far: tables here, plots as files,
+    // made before anything is printed so that a closed pipe loses none of
+    // them.
+    let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
+    let report = ajaxlab_report::run(&config);
+    for c in &summary.campaigns {
+        outln!(
+            "campaign {} ({}): {} ({} of {} pairs)",
+            c.id,
+            c.kind,
+            c.state,
+            c.pairs_done,
+            c.pairs_total
+        )?;
+        outln!(
+            "  pentanomial [{}]  {}",
+            c.pentanomial.0.map(|n| n.to_string()).join(" "),
+            standing(c)
+        )?;
+    }
+    outln!(
+        "games and state in {} ({:.1} s this run)\n",
+        summary.dir.display(),
+        summary.elapsed.as_secs_f64()
+    )?;
+    match report {
+        Ok(report) => {
+            out!("{report}")?;
+            outln!(
+                "\nplots in {} (again: ajaxlab report {})",
+                config.out_dir.display(),
+                summary.dir.display()
+            )?;
+        }
+        Err(e) => eprintln!("report: {e}"),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// A channel to the coordinator and the operator token to send on it.
-async fn connect(
-    remote: &Remote,
-) -> anyhow::Result<(tonic::transport::Channel, ajaxlab_cluster::worker::Auth)> {
-    let token = read_token(&remote.token_file)?;
-    let ca = read_ca(remote.tls_ca.as_ref())?;
-    let channel = ajaxlab_cluster::worker::endpoint(&remote.coordinator, ca.as_deref())
-        .map_err(anyhow::Error::msg)?
-        .connect()
-        .await
-        .with_context(|| format!("connecting to {}", remote.coordinator))?;
-    let value = format!("Bearer {token}")
-        .parse()
-        .context("the token has characters a header cannot carry")?;
-    Ok((channel, ajaxlab_cluster::worker::Auth::new(value)))
-}
-
-/// `ajaxlab campaign create`: uploads the engines and files the campaign
-/// names (all found first, so a missing one stores nothing), then creates it.
-fn create_campaign(file: &Path, remote: &Remote) -> anyhow::Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let files = campaign_files(&text).with_context(|| file.display().to_string())?;
-    runtime()?.block_on(async {
-        let (channel, auth) = connect(remote).await?;
-        let mut artifacts = ArtifactsClient::with_interceptor(channel.clone(), auth.clone());
-        let mut shipped = Vec::with_capacity(files.len());
-        for f in &files {
-            let up = upload(&mut artifacts, &f.path)
-                .await
-                .with_context(|| format!("{}: uploading {}", f.key, f.path.display()))?;
-            shipped.push(v1::ShippedFile {
-                key: f.key.clone(),
-                path: f.path.display().to_string(),
-                sha256: up.hash.to_string(),
-            });
-            outln!(
-                "{} {}: sha256 {} ({} bytes){}",
-                f.key,
-                f.path.display(),
-                up.hash,
-                up.size,
-                if up.already_stored {
-                    ", stored already"
-                } else {
-                    ", uploaded"
-                }
-            )?;
-        }
-        let campaigns = OperatorClient::with_interceptor(channel, auth)
-            .create_campaign(v1::CreateCampaignRequest {
-                header: header(),
-                config_toml: text,
-                shipped,
-            })
-            .await
-            .map_err(|s| anyhow::anyhow!("{:?}: {}", s.code(), s.message()))?
-            .into_inner()
-            .campaigns;
-        for c in &campaigns {
-            print_campaign(c)?;
-        }
-        Ok(ExitCode::SUCCESS)
-    })
+/// Prints one line per campaign.
+fn print_campaigns(campaigns: &[v1::Campaign]) -> anyhow::Result<ExitCode> {
+    for c in campaigns {
+        print_campaign(c)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

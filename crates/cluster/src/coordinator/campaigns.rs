@@ -10,6 +10,7 @@ use super::shipping;
 use super::{Coordinator, CoordinatorError, now_ms};
 use crate::campaign::parse_campaign_with;
 use crate::coordinator::kinds::{Live, UnitPerturbation};
+use crate::ids::CampaignId;
 use crate::inputs::{Input, Inputs};
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;
@@ -88,7 +89,7 @@ impl std::str::FromStr for CampaignState {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CampaignView {
     /// Id (its name).
-    pub id: String,
+    pub id: CampaignId,
     /// Where it is in its life.
     pub state: CampaignState,
     /// Priority.
@@ -152,8 +153,8 @@ impl CampaignView {
             .elo()
             .map_or((0.0, 0.0), |e| (e.elo, e.interval.half_width()));
         v1::Campaign {
-            campaign_id: self.id.clone(),
-            name: self.id.clone(),
+            campaign_id: self.id.to_string(),
+            name: self.id.to_string(),
             state: self.state.to_wire(),
             priority: self.priority,
             pairs_total: self.pairs_total,
@@ -221,7 +222,7 @@ impl Coordinator {
             let tx = db.transaction()?;
             for live in &lives {
                 let id = &live.spec.name;
-                let taken: Option<String> = tx
+                let taken: Option<CampaignId> = tx
                     .query_row("select id from campaigns where id = ?1", [id], |r| r.get(0))
                     .optional()?;
                 if taken.is_some() {
@@ -250,7 +251,7 @@ impl Coordinator {
             }
             tx.commit()?;
         }
-        let ids: Vec<String> = lives.iter().map(|l| l.spec.name.clone()).collect();
+        let ids: Vec<CampaignId> = lives.iter().map(|l| l.spec.name.clone()).collect();
         {
             let mut campaigns = self
                 .campaigns
@@ -271,7 +272,7 @@ impl Coordinator {
     ///
     /// # Errors
     /// `NotFound` for an unknown id.
-    pub fn campaign(&self, id: &str) -> Result<CampaignView, CoordinatorError> {
+    pub fn campaign(&self, id: &CampaignId) -> Result<CampaignView, CoordinatorError> {
         let db = self.db();
         let row = db
             .query_row(
@@ -286,7 +287,7 @@ impl Coordinator {
                 },
             )
             .optional()?
-            .ok_or_else(|| CampaignError::Unknown(id.to_owned()))?;
+            .ok_or_else(|| CampaignError::Unknown(id.clone()))?;
         let penta = campaign_pentanomial(&db, id, None)?;
         let white: (i64, i64, i64) = db.query_row(
             "select white_wins, white_draws, white_losses from campaigns where id = ?1",
@@ -303,11 +304,11 @@ impl Coordinator {
             .0
             .parse()
             .map_err(|e: UnknownCampaignState| StorageError::Campaign {
-                id: id.to_owned(),
+                id: id.clone(),
                 reason: e.to_string(),
             })?;
         Ok(CampaignView {
-            id: id.to_owned(),
+            id: id.clone(),
             state,
             priority: row.1,
             pairs_total: row.2 as u64,
@@ -346,7 +347,7 @@ impl Coordinator {
     ///
     /// # Errors
     /// `NotFound` for an unknown id.
-    pub fn campaign_file(&self, id: &str) -> Result<String, CoordinatorError> {
+    pub fn campaign_file(&self, id: &CampaignId) -> Result<String, CoordinatorError> {
         self.db()
             .query_row(
                 "select config_toml from campaigns where id = ?1",
@@ -354,7 +355,7 @@ impl Coordinator {
                 |r| r.get(0),
             )
             .optional()?
-            .ok_or_else(|| CampaignError::Unknown(id.to_owned()).into())
+            .ok_or_else(|| CampaignError::Unknown(id.clone()).into())
     }
 
     /// Every campaign.
@@ -362,7 +363,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn campaigns(&self) -> Result<Vec<CampaignView>, CoordinatorError> {
-        let ids: Vec<String> = {
+        let ids: Vec<CampaignId> = {
             let db = self.db();
             let mut stmt = db.prepare("select id from campaigns order by created_ms")?;
             let rows = stmt.query_map([], |r| r.get(0))?;
@@ -377,13 +378,13 @@ impl Coordinator {
     /// `NotFound`; `FailedPrecondition` for a finished or stopped campaign.
     pub fn set_campaign_state(
         &self,
-        id: &str,
+        id: &CampaignId,
         state: CampaignState,
     ) -> Result<CampaignView, CoordinatorError> {
         let current = self.campaign(id)?.state;
         if current.is_over() {
             return Err(CampaignError::Over {
-                id: id.to_owned(),
+                id: id.clone(),
                 state: current,
             }
             .into());
@@ -407,13 +408,13 @@ impl Coordinator {
 /// the perturbations still in flight.
 pub(super) fn restore_campaign(
     db: &Connection,
-    id: &str,
+    id: &CampaignId,
     text: &str,
     inputs_dir: &std::path::Path,
     artifacts: &crate::artifacts::ArtifactStore,
 ) -> Result<Live, CoordinatorError> {
     let internal = |reason: String| StorageError::Campaign {
-        id: id.to_owned(),
+        id: id.clone(),
         reason,
     };
     let stored = campaign_inputs(db, id)?;
@@ -428,7 +429,7 @@ pub(super) fn restore_campaign(
     let spec = parse_campaign_with(text, &inputs)
         .map_err(|e| internal(e.to_string()))?
         .into_iter()
-        .find(|s| s.name == id)
+        .find(|s| &s.name == id)
         .ok_or_else(|| internal("its file no longer defines it".into()))?;
     let files = campaign_shipped(db, id)?;
     shipping::check_stored(&files, artifacts).map_err(|e| internal(e.to_string()))?;

@@ -11,6 +11,7 @@ use super::{
     CampaignState, Coordinator, CoordinatorError, Submitted, bump, now_ms, outliers, validate,
 };
 use crate::coordinator::kinds::{Live, UnitPerturbation, first_player_balance};
+use crate::ids::{CampaignId, WorkerId};
 use ajaxlab_arena::live::LiveStats;
 use ajaxlab_proto::convert::game_record;
 use ajaxlab_proto::v1;
@@ -46,10 +47,13 @@ impl Coordinator {
     /// and its unit played again. Unfinished writes' temporary files are
     /// removed.
     pub(super) fn reconcile(&self) -> Result<Vec<Quarantined>, CoordinatorError> {
-        let pending: Vec<(String, String, String)> = {
+        // A unit given back has no worker (''): were its file there, it is
+        // played again rather than counted to nobody.
+        let pending: Vec<(String, CampaignId, Option<WorkerId>)> = {
             let db = self.db();
-            let mut stmt =
-                db.prepare("select id, campaign_id, worker_id from units where state != 'done'")?;
+            let mut stmt = db.prepare(
+                "select id, campaign_id, nullif(worker_id, '') from units where state != 'done'",
+            )?;
             let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             rows.collect::<Result<_, _>>()?
         };
@@ -57,9 +61,17 @@ impl Coordinator {
         for (unit, campaign, worker) in pending {
             let file = self.unit_file(&campaign, &unit);
             if file.exists() {
-                match read_games(&file) {
-                    Ok(file) => self.count_unit(&campaign, &unit, &worker, &file.games)?,
-                    Err(e) => quarantined.push(self.quarantine_uncounted(
+                let games = read_games(&file);
+                match (games, worker) {
+                    (Ok(file), Some(worker)) => {
+                        self.count_unit(&campaign, &unit, &worker, &file.games)?;
+                    }
+                    (Ok(_), None) => quarantined.push(self.quarantine_uncounted(
+                        &campaign,
+                        &unit,
+                        "its uncounted games file is of no worker's lease".to_owned(),
+                    )?),
+                    (Err(e), _) => quarantined.push(self.quarantine_uncounted(
                         &campaign,
                         &unit,
                         format!("its uncounted games file does not read: {e}"),
@@ -102,8 +114,8 @@ impl Coordinator {
         lease: &Lease,
         games: &[v1::GameRecord],
     ) -> Result<Submitted, CoordinatorError> {
-        let (worker, unit) = (key.id.as_str(), lease.unit.0.as_str());
-        let _span = tracing::info_span!("submit", unit, worker).entered();
+        let (worker, unit) = (&key.id, lease.unit.0.as_str());
+        let _span = tracing::info_span!("submit", unit, %worker).entered();
         // Claimed before its state is read: a submission that finds the
         // unit open holds it until it is counted or refused.
         let Some(_claim) = self.submitting.claim(unit) else {
@@ -176,7 +188,7 @@ impl Coordinator {
     /// ([`Coordinator::note_rejection`]); a failure to note it, if it fails.
     fn refuse(
         &self,
-        campaign: &str,
+        campaign: &CampaignId,
         unit: &str,
         token: &TokenHash,
         rejection: validate::Rejection,
@@ -202,7 +214,7 @@ impl Coordinator {
     /// disagrees) pauses its campaign for an operator to look at.
     fn note_rejection(
         &self,
-        campaign: &str,
+        campaign: &CampaignId,
         unit: &str,
         token: &TokenHash,
     ) -> Result<(), CoordinatorError> {
@@ -227,7 +239,7 @@ impl Coordinator {
             )?;
             if fresh > 0 {
                 tracing::warn!(
-                    campaign,
+                    %campaign,
                     "a worker token sent {by_token} refused units; it gets no more units of this campaign"
                 );
             }
@@ -249,7 +261,7 @@ impl Coordinator {
             if paused > 0 {
                 tracing::warn!(
                     unit,
-                    campaign,
+                    %campaign,
                     "unit refused under {tokens} different worker tokens; campaign paused"
                 );
             }
@@ -260,9 +272,9 @@ impl Coordinator {
     /// Marks a unit done and adds its pairs to the campaign, in one transaction.
     fn count_unit(
         &self,
-        campaign: &str,
+        campaign: &CampaignId,
         unit: &str,
-        worker: &str,
+        worker: &WorkerId,
         games: &[GameRecord],
     ) -> Result<(), CoordinatorError> {
         let file = verify::digest(&self.unit_file(campaign, unit))?;
@@ -379,7 +391,7 @@ impl Coordinator {
         }
         tx.commit()?;
         if let Some(live) = next {
-            campaigns.insert(campaign.to_owned(), live);
+            campaigns.insert(campaign.clone(), live);
         }
         drop(campaigns);
         drop(db);
@@ -397,7 +409,7 @@ impl Coordinator {
     /// values too (`spsa_final`).
     pub(super) fn write_spsa_trajectory(
         &self,
-        campaign: &str,
+        campaign: &CampaignId,
         now: bool,
     ) -> Result<(), CoordinatorError> {
         let mut written = self
@@ -455,7 +467,7 @@ impl Coordinator {
         if now {
             self.write_spsa_final(campaign)?;
         }
-        written.insert(campaign.to_owned(), std::time::Instant::now());
+        written.insert(campaign.clone(), std::time::Instant::now());
         Ok(())
     }
 
@@ -463,7 +475,7 @@ impl Coordinator {
     ///
     /// # Errors
     /// Storage failure.
-    pub fn history(&self, campaign: &str) -> Result<Vec<Pentanomial>, CoordinatorError> {
+    pub fn history(&self, campaign: &CampaignId) -> Result<Vec<Pentanomial>, CoordinatorError> {
         running_totals(&self.db(), campaign)
     }
 
@@ -471,7 +483,7 @@ impl Coordinator {
     ///
     /// # Errors
     /// Storage failure.
-    pub fn spsa_history(&self, campaign: &str) -> Result<Vec<SpsaStep>, CoordinatorError> {
+    pub fn spsa_history(&self, campaign: &CampaignId) -> Result<Vec<SpsaStep>, CoordinatorError> {
         let db = self.db();
         let mut stmt = db.prepare(
             "select completed, theta from spsa_history where campaign_id = ?1 order by seq",
@@ -498,9 +510,9 @@ impl Coordinator {
     /// Storage failure.
     pub fn standings(
         &self,
-        campaign: &str,
+        campaign: &CampaignId,
     ) -> Result<Vec<outliers::WorkerStanding>, CoordinatorError> {
-        let workers: Vec<String> = {
+        let workers: Vec<WorkerId> = {
             let db = self.db();
             let mut stmt = db.prepare(
                 "select distinct worker_id from results where campaign_id = ?1 order by worker_id",

@@ -4,6 +4,7 @@
 
 use super::CampaignState;
 use super::validate::Rejection;
+use crate::ids::{CampaignId, WorkerId};
 use ajaxlab_arena::ConfigError;
 use ajaxlab_proto::convert::WireError;
 use ajaxlab_stats::SpsaError;
@@ -35,15 +36,15 @@ pub enum CampaignError {
     File(#[from] ConfigError),
     /// A campaign of that name exists.
     #[error("campaign '{0}' exists")]
-    Exists(String),
+    Exists(CampaignId),
     /// No campaign of that name.
     #[error("no campaign '{0}'")]
-    Unknown(String),
+    Unknown(CampaignId),
     /// The campaign is over (finished or stopped): it cannot change state.
     #[error("campaign '{id}' is {state}")]
     Over {
         /// The campaign.
-        id: String,
+        id: CampaignId,
         /// Where it ended.
         state: CampaignState,
     },
@@ -51,7 +52,7 @@ pub enum CampaignError {
     #[error(
         "campaign '{0}' is an SPSA tune: its updates cannot be taken back; stop it and start a new one"
     )]
-    SpsaExclusion(String),
+    SpsaExclusion(CampaignId),
 }
 
 /// A worker's lease request that cannot be done.
@@ -59,7 +60,7 @@ pub enum CampaignError {
 pub enum LeaseError {
     /// The worker never registered (or registered with another coordinator).
     #[error("unknown worker '{0}'; register first")]
-    UnknownWorker(String),
+    UnknownWorker(WorkerId),
     /// No unit of that id.
     #[error("unknown unit '{0}'")]
     UnknownUnit(String),
@@ -152,12 +153,12 @@ pub enum StorageError {
     Artifacts(#[from] crate::artifacts::ArtifactError),
     /// A campaign in the database that is not loaded in memory.
     #[error("campaign {0} not loaded")]
-    NotLoaded(String),
+    NotLoaded(CampaignId),
     /// A stored campaign that cannot be rebuilt from its stored file.
     #[error("campaign '{id}': {reason}")]
     Campaign {
         /// The campaign.
-        id: String,
+        id: CampaignId,
         /// Why.
         reason: String,
     },

@@ -14,11 +14,12 @@
 use super::error::{CampaignError, LeaseError, file_error};
 use super::{CampaignState, Coordinator, CoordinatorError, RECOUNT, restore_campaign};
 use crate::campaign::CampaignKind;
+use crate::ids::{CampaignId, WorkerId};
 use rusqlite::{OptionalExtension, params};
 use std::path::PathBuf;
 
 impl Coordinator {
-    fn excluded_file(&self, campaign: &str, unit: &str, worker: &str) -> PathBuf {
+    fn excluded_file(&self, campaign: &CampaignId, unit: &str, worker: &WorkerId) -> PathBuf {
         self.campaign_dir(campaign)
             .join("excluded")
             .join(format!("unit-{unit}.{worker}.parquet"))
@@ -35,8 +36,8 @@ impl Coordinator {
     /// campaign, whose updates cannot be taken back.
     pub fn exclude_worker(
         &self,
-        campaign: &str,
-        worker: &str,
+        campaign: &CampaignId,
+        worker: &WorkerId,
     ) -> Result<super::CampaignView, CoordinatorError> {
         let kind = {
             let campaigns = self
@@ -46,7 +47,7 @@ impl Coordinator {
             campaigns
                 .get(campaign)
                 .map(|l| l.spec.kind.clone())
-                .ok_or_else(|| CampaignError::Unknown(campaign.to_owned()))?
+                .ok_or_else(|| CampaignError::Unknown(campaign.clone()))?
         };
         let token: String = self
             .db()
@@ -56,15 +57,15 @@ impl Coordinator {
                 |r| r.get(0),
             )
             .optional()?
-            .ok_or_else(|| LeaseError::UnknownWorker(worker.to_owned()))?;
+            .ok_or_else(|| LeaseError::UnknownWorker(worker.clone()))?;
         if matches!(kind, CampaignKind::Spsa(_)) {
-            return Err(CampaignError::SpsaExclusion(campaign.to_owned()).into());
+            return Err(CampaignError::SpsaExclusion(campaign.clone()).into());
         }
         // The token's workers; only the one named for a worker registered
         // before workers were bound to tokens (an empty hash).
         const SAME_TOKEN: &str =
             "select id from workers where (?2 != '' and token_hash = ?2) or id = ?3";
-        let (units, workers): (Vec<(String, String)>, usize) = {
+        let (units, workers): (Vec<(String, WorkerId)>, usize) = {
             let db = self.db();
             if !token.is_empty() {
                 db.execute(
@@ -101,8 +102,8 @@ impl Coordinator {
         let units: Vec<String> = units.into_iter().map(|(unit, _)| unit).collect();
         self.count_out(campaign, &units)?;
         tracing::info!(
-            worker,
-            campaign,
+            %worker,
+            %campaign,
             "worker excluded with its token ({workers} workers newly excluded); {} units to play again",
             units.len()
         );
@@ -113,7 +114,7 @@ impl Coordinator {
     /// returns them to the pool, and rebuilds the campaign's running test.
     pub(super) fn count_out(
         &self,
-        campaign: &str,
+        campaign: &CampaignId,
         units: &[String],
     ) -> Result<(), CoordinatorError> {
         let mut db = self.db();
@@ -151,7 +152,7 @@ impl Coordinator {
         self.campaigns
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(campaign.to_owned(), live);
+            .insert(campaign.clone(), live);
         drop(db);
         self.changed();
         Ok(())
@@ -160,7 +161,7 @@ impl Coordinator {
     /// Finishes exclusions a crash interrupted: counted units whose file is
     /// only under `excluded/`.
     pub(super) fn finish_interrupted_exclusions(&self) -> Result<(), CoordinatorError> {
-        let exclusions: Vec<(String, String)> = {
+        let exclusions: Vec<(CampaignId, WorkerId)> = {
             let db = self.db();
             let mut stmt = db.prepare("select campaign_id, worker_id from exclusions")?;
             let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
@@ -192,7 +193,11 @@ impl Coordinator {
     ///
     /// # Errors
     /// Storage failure.
-    pub fn is_excluded(&self, campaign: &str, worker: &str) -> Result<bool, CoordinatorError> {
+    pub fn is_excluded(
+        &self,
+        campaign: &CampaignId,
+        worker: &WorkerId,
+    ) -> Result<bool, CoordinatorError> {
         let found: Option<i64> = self
             .db()
             .query_row(

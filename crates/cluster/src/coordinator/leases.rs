@@ -5,6 +5,7 @@ use super::error::{LeaseError, StorageError};
 use super::tokens::{TokenHash, random_hex};
 use super::{CampaignState, Coordinator, CoordinatorError, bump, now_ms};
 use crate::coordinator::kinds::UnitPerturbation;
+use crate::ids::{CampaignId, WorkerId};
 use ajaxlab_proto::codec::MAX_UNIT_PAIRS;
 use ajaxlab_proto::convert::UnitSpec;
 use ajaxlab_proto::v1;
@@ -15,7 +16,7 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineFailure {
     /// The worker's id.
-    pub worker: String,
+    pub worker: WorkerId,
     /// Why, as the worker reported it (at most [`MAX_FAILURE_TEXT`] characters kept).
     pub reason: String,
 }
@@ -27,7 +28,7 @@ pub const MAX_FAILURE_TEXT: usize = 1000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkerInfo {
     /// Its id (`w-…`).
-    pub id: String,
+    pub id: WorkerId,
     /// The name it gave (by default its host name).
     pub name: String,
     /// Its build's version.
@@ -48,7 +49,7 @@ pub struct UnitCount {
 /// A running campaign of the asking worker's engine build, as
 /// [`Coordinator::request_work`] weighs it.
 struct Candidate {
-    id: String,
+    id: CampaignId,
     priority: u32,
     pairs_total: i64,
     /// Pairs handed out in units so far.
@@ -120,7 +121,7 @@ impl UnitSizing {
 
 /// A unit as a submission or renewal finds it.
 pub(super) struct HeldUnit {
-    pub(super) campaign: String,
+    pub(super) campaign: CampaignId,
     /// Whether the presented lease is the unit's current one.
     pub(super) held: bool,
     pub(super) first_pair: u64,
@@ -144,7 +145,7 @@ pub const REGISTRATIONS_PER_MINUTE: i64 = 600;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkerKey {
     /// The issued id (`w-…`), as the status page shows it.
-    pub id: String,
+    pub id: WorkerId,
     /// The token it registered with.
     pub token: TokenHash,
 }
@@ -231,7 +232,7 @@ impl Coordinator {
         if recent >= REGISTRATIONS_PER_MINUTE {
             return Err(LeaseError::TooManyRegistrations.into());
         }
-        let id = format!("w-{}", &random_hex()?[..12]);
+        let id = WorkerId::issue(&random_hex()?);
         db.execute(
             "insert into workers (id, name, version, cores, signature, registered_ms, token_hash) values (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![id, name, version, cores.max(1), signature as i64, now, token.as_str()],
@@ -247,7 +248,7 @@ impl Coordinator {
     fn worker_row(db: &Connection, key: &WorkerKey) -> Result<WorkerRow, CoordinatorError> {
         db.query_row(
             "select cores, signature, pairs_per_minute from workers where id = ?1 and token_hash = ?2",
-            params![key.id, key.token.as_str()],
+            params![&key.id, key.token.as_str()],
             |r| {
                 Ok(WorkerRow {
                     cores: r.get(0)?,
@@ -267,8 +268,8 @@ impl Coordinator {
     /// `NotFound` for a worker unknown under `key`'s token; `Internal`
     /// without operating-system randomness for the lease token.
     pub fn request_work(&self, key: &WorkerKey) -> Result<Option<v1::WorkUnit>, CoordinatorError> {
-        let worker = key.id.as_str();
-        let _span = tracing::debug_span!("request_work", worker).entered();
+        let worker = &key.id;
+        let _span = tracing::debug_span!("request_work", %worker).entered();
         let now = now_ms();
         let deadline = now + self.lease_ms();
         let db = self.db();
@@ -391,7 +392,7 @@ impl Coordinator {
         bump(&self.counters.leased, 1);
         let mut unit = v1::WorkUnit::from(UnitSpec {
             config: &config,
-            campaign_id: &campaign,
+            campaign_id: campaign.as_str(),
             unit_id: &unit_id,
             lease_token: &token,
             lease: self.lease,
@@ -416,7 +417,7 @@ impl Coordinator {
         db.query_row(
             "select campaign_id, lease_token != '' and lease_token = ?2 and worker_id = ?3, first_pair, pair_count, state = 'done', spsa
              from units where id = ?1",
-            params![unit, token, key.id],
+            params![unit, token, &key.id],
             |r| {
                 Ok(HeldUnit {
                     campaign: r.get(0)?,
@@ -486,11 +487,11 @@ impl Coordinator {
     ) -> Result<(), CoordinatorError> {
         let held = self.held_unit(key, lease)?;
         self.release(key, lease)?;
-        let worker = key.id.as_str();
+        let worker = &key.id;
         let reason: String = reason.chars().take(MAX_FAILURE_TEXT).collect();
         tracing::warn!(
-            worker,
-            campaign = held.campaign,
+            %worker,
+            campaign = %held.campaign,
             "cannot start an engine: {reason}"
         );
         self.db().execute(
@@ -505,7 +506,10 @@ impl Coordinator {
     ///
     /// # Errors
     /// Storage failure.
-    pub fn engine_failures(&self, campaign: &str) -> Result<Vec<EngineFailure>, CoordinatorError> {
+    pub fn engine_failures(
+        &self,
+        campaign: &CampaignId,
+    ) -> Result<Vec<EngineFailure>, CoordinatorError> {
         let db = self.db();
         let mut stmt = db.prepare(
             "select worker_id, reason from engine_failures where campaign_id = ?1 order by at_ms",
@@ -602,7 +606,7 @@ mod tests {
     #[test]
     fn the_least_served_campaign_per_priority_goes_first() {
         let candidate = |priority, free_units, next_pair, pairs_out| Candidate {
-            id: "c".to_owned(),
+            id: CampaignId::new("c").unwrap(),
             priority,
             pairs_total: 100,
             next_pair,

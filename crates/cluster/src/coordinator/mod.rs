@@ -49,6 +49,7 @@ pub use tokens::{Scope, TokenHash, issue_token_in, random_hex};
 pub use verify::{FileCheck, QuarantineOutcome, Quarantined};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
+pub use crate::ids::{CampaignId, WorkerId};
 use campaigns::restore_campaign;
 use error::file_error;
 use kinds::Live;
@@ -103,14 +104,14 @@ pub struct Coordinator {
     dir: PathBuf,
     lease: Duration,
     signature: u64,
-    campaigns: Mutex<HashMap<String, Live>>,
+    campaigns: Mutex<HashMap<CampaignId, Live>>,
     tokens: Mutex<HashMap<String, Scope>>,
     changes: tokio::sync::watch::Sender<u64>,
     /// How much play a new unit is sized to, at the asking worker's rate.
     unit_duration: Duration,
     /// When each SPSA campaign's trajectory file was last written; held
     /// while writing, so that one file is written at a time.
-    trajectories: Mutex<HashMap<String, std::time::Instant>>,
+    trajectories: Mutex<HashMap<CampaignId, std::time::Instant>>,
     /// Engine binaries and the files they read, by SHA-256.
     artifacts: ArtifactStore,
     /// Units whose submissions are being processed now.
@@ -185,7 +186,7 @@ impl Coordinator {
         let mut check = c.check_counted_files(verify::Depth::Size)?;
         check.quarantined.splice(0..0, unreadable);
         c.startup_check = check;
-        let ids: Vec<String> = c
+        let ids: Vec<CampaignId> = c
             .campaigns
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -212,7 +213,7 @@ impl Coordinator {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut stmt = db.prepare("select id, config_toml from campaigns")?;
-        let rows: Vec<(String, String)> = stmt
+        let rows: Vec<(CampaignId, String)> = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         drop(stmt);
@@ -234,10 +235,10 @@ impl Coordinator {
         Ok(())
     }
 
-    fn unit_file(&self, campaign: &str, unit: &str) -> PathBuf {
+    fn unit_file(&self, campaign: &CampaignId, unit: &str) -> PathBuf {
         self.dir
             .join("campaigns")
-            .join(campaign)
+            .join(campaign.as_str())
             .join(format!("unit-{unit}.parquet"))
     }
 
@@ -248,8 +249,14 @@ impl Coordinator {
     }
 
     /// Directory of a campaign's game files.
-    pub fn campaign_dir(&self, campaign: &str) -> PathBuf {
-        self.dir.join("campaigns").join(campaign)
+    pub fn campaign_dir(&self, campaign: &CampaignId) -> PathBuf {
+        self.dir.join("campaigns").join(campaign.as_str())
+    }
+
+    /// The engine signature (bench node count) of the builds it gives
+    /// units to.
+    pub fn signature(&self) -> u64 {
+        self.signature
     }
 
     /// The artifact store (`STATE_DIR/artifacts`).

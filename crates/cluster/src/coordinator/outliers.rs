@@ -4,6 +4,7 @@
 //! that worker's number of pairs. A worker further than [`Z_LIMIT`] is
 //! flagged: a broken machine, a different binary, or foul play.
 
+use crate::ids::WorkerId;
 use ajaxlab_stats::Pentanomial;
 
 /// Standard errors beyond which a worker is flagged.
@@ -15,7 +16,7 @@ pub const MIN_PAIRS: u64 = 8;
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkerStanding {
     /// Worker id.
-    pub worker: String,
+    pub worker: WorkerId,
     /// Its pairs.
     pub pentanomial: Pentanomial,
     /// Distance from the median worker, in standard errors (0 when undefined).
@@ -25,7 +26,7 @@ pub struct WorkerStanding {
 }
 
 /// Standings of every worker given each worker's pairs.
-pub fn standings(per_worker: &[(String, Pentanomial)]) -> Vec<WorkerStanding> {
+pub fn standings(per_worker: &[(WorkerId, Pentanomial)]) -> Vec<WorkerStanding> {
     let total = per_worker
         .iter()
         .fold(Pentanomial::default(), |acc, (_, p)| acc + *p);
@@ -63,21 +64,18 @@ pub fn standings(per_worker: &[(String, Pentanomial)]) -> Vec<WorkerStanding> {
 mod tests {
     use super::*;
 
+    fn w(id: &str) -> WorkerId {
+        format!("w-{id}").parse().unwrap()
+    }
+
     #[test]
     fn a_worker_that_always_wins_is_flagged_and_honest_ones_are_not() {
         let honest = Pentanomial([10, 20, 40, 20, 10]);
         let liar = Pentanomial([0, 0, 0, 0, 40]);
-        let s = standings(&[
-            ("a".into(), honest),
-            ("b".into(), honest),
-            ("liar".into(), liar),
-        ]);
+        let s = standings(&[(w("a"), honest), (w("b"), honest), (w("liar"), liar)]);
         assert!(!s[0].flagged && !s[1].flagged, "{s:?}");
         assert!(s[2].flagged && s[2].z > Z_LIMIT, "{s:?}");
-        let few = standings(&[
-            ("a".into(), honest),
-            ("new".into(), Pentanomial([0, 0, 0, 0, 3])),
-        ]);
+        let few = standings(&[(w("a"), honest), (w("new"), Pentanomial([0, 0, 0, 0, 3]))]);
         assert!(!few[1].flagged, "too few pairs to judge");
     }
 }

@@ -5,6 +5,7 @@
 //! the two).
 
 use super::{Coordinator, CoordinatorError, file_error};
+use crate::ids::CampaignId;
 use ajaxlab_arena::pgn::game_pgn;
 use ajaxlab_store::{GameRecord, read_games};
 
@@ -13,7 +14,7 @@ pub const PGN_FILE: &str = "games.pgn";
 
 impl Coordinator {
     /// Whether `campaign`'s file asks for PGN.
-    fn wants_pgn(&self, campaign: &str) -> bool {
+    fn wants_pgn(&self, campaign: &CampaignId) -> bool {
         self.campaigns
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -26,7 +27,7 @@ impl Coordinator {
     ///
     /// # Errors
     /// A unit file that cannot be read, or the PGN file not written.
-    fn write_campaign_pgn(&self, campaign: &str) -> Result<(), CoordinatorError> {
+    fn write_campaign_pgn(&self, campaign: &CampaignId) -> Result<(), CoordinatorError> {
         if !self.wants_pgn(campaign) {
             return Ok(());
         }
@@ -52,10 +53,10 @@ impl Coordinator {
     /// `write_campaign_pgn`, a failure logged rather than returned: the
     /// unit that ended the campaign is counted already, and a coordinator
     /// must start whatever a PGN file says; the next start-up tries again.
-    pub(super) fn write_campaign_pgn_or_warn(&self, campaign: &str) {
+    pub(super) fn write_campaign_pgn_or_warn(&self, campaign: &CampaignId) {
         if let Err(e) = self.write_campaign_pgn(campaign) {
             tracing::warn!(
-                campaign,
+                %campaign,
                 "games.pgn not written (written again at start-up): {e}"
             );
         }
@@ -63,7 +64,7 @@ impl Coordinator {
 
     /// At start-up: the PGN of every ended campaign that asks for one and
     /// has none yet.
-    pub(super) fn write_missing_pgn(&self, ids: &[String]) -> Result<(), CoordinatorError> {
+    pub(super) fn write_missing_pgn(&self, ids: &[CampaignId]) -> Result<(), CoordinatorError> {
         for id in ids {
             if self.campaign(id)?.state.is_over() && !self.campaign_dir(id).join(PGN_FILE).exists()
             {

@@ -4,6 +4,7 @@
 
 use super::CoordinatorError;
 use super::error::StorageError;
+use crate::ids::{CampaignId, WorkerId};
 use crate::inputs::Input;
 use ajaxlab_stats::Pentanomial;
 use rusqlite::{Connection, params};
@@ -117,8 +118,8 @@ create index if not exists rejections_by_unit on rejections(unit_id, token_hash)
 
 pub(super) fn campaign_pentanomial(
     db: &Connection,
-    campaign: &str,
-    worker: Option<&str>,
+    campaign: &CampaignId,
+    worker: Option<&WorkerId>,
 ) -> Result<Pentanomial, CoordinatorError> {
     let read = |r: &rusqlite::Row<'_>| -> rusqlite::Result<[i64; 5]> {
         Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?])
@@ -142,7 +143,7 @@ pub(super) fn campaign_pentanomial(
 /// A campaign's pentanomial after each counted unit, in the order counted.
 pub(super) fn running_totals(
     db: &Connection,
-    campaign: &str,
+    campaign: &CampaignId,
 ) -> Result<Vec<Pentanomial>, CoordinatorError> {
     let mut stmt =
         db.prepare("select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by rowid")?;
@@ -167,7 +168,7 @@ pub(super) fn running_totals(
 /// Saves an SPSA tune's state after update `seq` (0: the start).
 pub(super) fn save_spsa(
     db: &Connection,
-    campaign: &str,
+    campaign: &CampaignId,
     seq: i64,
     unit: &str,
     spsa: &ajaxlab_stats::Spsa,
@@ -189,35 +190,41 @@ pub(super) fn save_spsa(
 }
 
 /// The files campaign `id` captured at create time.
-pub(super) fn campaign_inputs(db: &Connection, id: &str) -> Result<Vec<Input>, CoordinatorError> {
+pub(super) fn campaign_inputs(
+    db: &Connection,
+    id: &CampaignId,
+) -> Result<Vec<Input>, CoordinatorError> {
     files_of(db, "campaign_inputs", id)
 }
 
 /// Records the files campaign `id` captured.
 pub(super) fn save_campaign_inputs(
     db: &Connection,
-    id: &str,
+    id: &CampaignId,
     inputs: &[Input],
 ) -> Result<(), CoordinatorError> {
     save_files(db, "campaign_inputs", id, inputs)
 }
 
 /// The artifacts campaign `id` ships to workers (engine binaries and option files).
-pub(super) fn campaign_shipped(db: &Connection, id: &str) -> Result<Vec<Input>, CoordinatorError> {
+pub(super) fn campaign_shipped(
+    db: &Connection,
+    id: &CampaignId,
+) -> Result<Vec<Input>, CoordinatorError> {
     files_of(db, "campaign_shipped", id)
 }
 
 /// Records the artifacts campaign `id` ships.
 pub(super) fn save_campaign_shipped(
     db: &Connection,
-    id: &str,
+    id: &CampaignId,
     files: &[Input],
 ) -> Result<(), CoordinatorError> {
     save_files(db, "campaign_shipped", id, files)
 }
 
 /// The rows of `table` (`campaign_inputs` or `campaign_shipped`) of campaign `id`.
-fn files_of(db: &Connection, table: &str, id: &str) -> Result<Vec<Input>, CoordinatorError> {
+fn files_of(db: &Connection, table: &str, id: &CampaignId) -> Result<Vec<Input>, CoordinatorError> {
     let mut stmt = db.prepare(&format!(
         "select key, path, sha256 from {table} where campaign_id = ?1 order by rowid"
     ))?;
@@ -234,7 +241,7 @@ fn files_of(db: &Connection, table: &str, id: &str) -> Result<Vec<Input>, Coordi
 fn save_files(
     db: &Connection,
     table: &str,
-    id: &str,
+    id: &CampaignId,
     files: &[Input],
 ) -> Result<(), CoordinatorError> {
     for file in files {

@@ -6,6 +6,7 @@ use super::tokens::TokenHash;
 use super::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, LeaseError, Scope,
 };
+use crate::ids::{CampaignId, WorkerId};
 use crate::inputs::Input;
 use ajaxlab_proto::PROTOCOL_VERSION;
 use ajaxlab_proto::convert::WireEnum;
@@ -107,10 +108,21 @@ fn bearer_token(metadata: &tonic::metadata::MetadataMap) -> Result<&str, Status>
         .ok_or_else(|| Status::unauthenticated("missing 'authorization: Bearer TOKEN'"))
 }
 
-/// The worker a request names by `worker_id`, with the token it came with.
-fn worker_key<T>(request: &Request<T>, worker_id: String) -> Result<WorkerKey, Status> {
+/// An id a request names in `field`, read once here: text that is no id
+/// is refused as an invalid argument naming the field.
+fn wire_id<T: std::str::FromStr>(text: &str, field: &str) -> Result<T, Status>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse()
+        .map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
+}
+
+/// The worker a request of `kind` names by `worker_id`, with the token it
+/// came with.
+fn worker_key<T>(request: &Request<T>, worker_id: &str, kind: &str) -> Result<WorkerKey, Status> {
     Ok(WorkerKey {
-        id: worker_id,
+        id: wire_id(worker_id, &format!("{kind}.worker_id"))?,
         token: TokenHash::of(bearer_token(request.metadata())?),
     })
 }
@@ -141,14 +153,16 @@ impl worker_server::Worker for WorkerService {
         let key =
             blocking(move || c.register(&token, &r.name, &r.version, r.cores, r.bench_signature))
                 .await?;
-        Ok(Response::new(v1::RegisterResponse { worker_id: key.id }))
+        Ok(Response::new(v1::RegisterResponse {
+            worker_id: key.id.to_string(),
+        }))
     }
 
     async fn request_work(
         &self,
         request: Request<v1::WorkRequest>,
     ) -> Result<Response<v1::WorkResponse>, Status> {
-        let key = worker_key(&request, request.get_ref().worker_id.clone())?;
+        let key = worker_key(&request, &request.get_ref().worker_id, "WorkRequest")?;
         check_header(request.get_ref().header.as_ref())?;
         let c = Arc::clone(&self.0);
         let unit = blocking(move || c.request_work(&key)).await?;
@@ -162,7 +176,7 @@ impl worker_server::Worker for WorkerService {
         &self,
         request: Request<v1::RenewLeaseRequest>,
     ) -> Result<Response<v1::RenewLeaseResponse>, Status> {
-        let key = worker_key(&request, request.get_ref().worker_id.clone())?;
+        let key = worker_key(&request, &request.get_ref().worker_id, "RenewLeaseRequest")?;
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
@@ -176,7 +190,11 @@ impl worker_server::Worker for WorkerService {
         &self,
         request: Request<v1::SubmitResultsRequest>,
     ) -> Result<Response<v1::SubmitResultsResponse>, Status> {
-        let key = worker_key(&request, request.get_ref().worker_id.clone())?;
+        let key = worker_key(
+            &request,
+            &request.get_ref().worker_id,
+            "SubmitResultsRequest",
+        )?;
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
@@ -195,7 +213,7 @@ impl worker_server::Worker for WorkerService {
         &self,
         request: Request<v1::ReleaseWorkRequest>,
     ) -> Result<Response<v1::ReleaseWorkResponse>, Status> {
-        let key = worker_key(&request, request.get_ref().worker_id.clone())?;
+        let key = worker_key(&request, &request.get_ref().worker_id, "ReleaseWorkRequest")?;
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
@@ -259,11 +277,10 @@ impl operator_server::Operator for OperatorService {
     ) -> Result<Response<v1::Campaign>, Status> {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
+        let id: CampaignId = wire_id(&r.campaign_id, "CampaignRequest.campaign_id")?;
         let c = Arc::clone(&self.0);
         Ok(Response::new(
-            blocking(move || c.campaign(&r.campaign_id))
-                .await?
-                .to_proto(),
+            blocking(move || c.campaign(&id)).await?.to_proto(),
         ))
     }
 
@@ -294,9 +311,11 @@ impl operator_server::Operator for OperatorService {
     ) -> Result<Response<v1::Campaign>, Status> {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
+        let campaign: CampaignId = wire_id(&r.campaign_id, "ExcludeWorkerRequest.campaign_id")?;
+        let worker: WorkerId = wire_id(&r.worker_id, "ExcludeWorkerRequest.worker_id")?;
         let c = Arc::clone(&self.0);
         Ok(Response::new(
-            blocking(move || c.exclude_worker(&r.campaign_id, &r.worker_id))
+            blocking(move || c.exclude_worker(&campaign, &worker))
                 .await?
                 .to_proto(),
         ))
@@ -311,7 +330,7 @@ impl operator_server::Operator for OperatorService {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let coordinator = Arc::clone(&self.0);
-        let id = r.campaign_id;
+        let id: CampaignId = wire_id(&r.campaign_id, "CampaignRequest.campaign_id")?;
         coordinator.campaign(&id)?;
         let mut changes = coordinator.subscribe();
         let (tx, rx) = tokio::sync::mpsc::channel(16);
@@ -347,9 +366,10 @@ impl OperatorService {
     ) -> Result<Response<v1::Campaign>, Status> {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
+        let id: CampaignId = wire_id(&r.campaign_id, "CampaignRequest.campaign_id")?;
         let c = Arc::clone(&self.0);
         Ok(Response::new(
-            blocking(move || c.set_campaign_state(&r.campaign_id, state))
+            blocking(move || c.set_campaign_state(&id, state))
                 .await?
                 .to_proto(),
         ))

@@ -8,6 +8,7 @@
 
 use super::error::StorageError;
 use super::{Coordinator, CoordinatorError};
+use crate::ids::CampaignId;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_engine::params::SPECS;
 use ajaxlab_engine::{ParamError, ParamSpec, Params};
@@ -33,7 +34,7 @@ fn engine_value(theta: f64) -> i64 {
 /// # Errors
 /// [`ParamError`] for a value the engine does not take.
 fn final_texts(
-    campaign: &str,
+    campaign: &CampaignId,
     base: &Params,
     params: &[SpsaParam],
     theta: &[f64],
@@ -72,7 +73,7 @@ impl Coordinator {
     ///
     /// # Errors
     /// Storage failure, or final values the engine does not take.
-    pub(super) fn write_spsa_final(&self, campaign: &str) -> Result<(), CoordinatorError> {
+    pub(super) fn write_spsa_final(&self, campaign: &CampaignId) -> Result<(), CoordinatorError> {
         if !self.campaign(campaign)?.state.is_over() {
             return Ok(());
         }
@@ -104,6 +105,10 @@ mod tests {
     use super::*;
     use ajaxlab_stats::parse_spsa_lines;
 
+    fn tune() -> CampaignId {
+        CampaignId::new("tune").unwrap()
+    }
+
     fn param(name: &str, min: f64, max: f64) -> SpsaParam {
         SpsaParam {
             name: name.into(),
@@ -123,7 +128,7 @@ mod tests {
             param("afc.falcon.mg", 250.0, 1000.0),
             param("afc.minister.mg", 300.5, 1100.0),
         ];
-        let (toml, lines) = final_texts("tune", &base, &params, &[601.5, 300.6]).unwrap();
+        let (toml, lines) = final_texts(&tune(), &base, &params, &[601.5, 300.6]).unwrap();
         let loaded = Params::from_text(&toml).unwrap();
         assert_eq!(loaded.afc_falcon_mg, 602);
         assert_eq!(loaded.afc_minister_mg, 301);
@@ -142,7 +147,7 @@ mod tests {
     #[test]
     fn a_value_the_engine_does_not_take_is_an_error() {
         let params = [param("afc.falcon.mg", 250.0, 1000.0)];
-        let e = final_texts("tune", &Params::default(), &params, &[f64::INFINITY]).unwrap_err();
+        let e = final_texts(&tune(), &Params::default(), &params, &[f64::INFINITY]).unwrap_err();
         assert!(matches!(e, ParamError::OutOfRange { .. }), "{e}");
     }
 }

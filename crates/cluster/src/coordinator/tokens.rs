@@ -26,13 +26,19 @@ impl Scope {
         }
     }
 
-    /// The scope named `text`.
+    /// The scope named `text` (`worker` or `operator`).
     pub fn parse(text: &str) -> Option<Scope> {
         match text {
             "worker" => Some(Scope::Worker),
             "operator" => Some(Scope::Operator),
             _ => None,
         }
+    }
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
     }
 }
 

@@ -12,6 +12,7 @@
 use super::error::file_error;
 use super::{Coordinator, CoordinatorError};
 use crate::artifacts::hash_file;
+use crate::ids::CampaignId;
 use ajaxlab_store::read_games;
 use rusqlite::params;
 use std::path::Path;
@@ -20,7 +21,7 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quarantined {
     /// The campaign.
-    pub campaign: String,
+    pub campaign: CampaignId,
     /// The unit.
     pub unit: String,
     /// What was wrong with the file.
@@ -42,9 +43,14 @@ pub enum QuarantineOutcome {
 
 impl Quarantined {
     /// A quarantine, logged as a warning as it happens.
-    fn said(campaign: &str, unit: &str, reason: String, outcome: QuarantineOutcome) -> Quarantined {
+    fn said(
+        campaign: &CampaignId,
+        unit: &str,
+        reason: String,
+        outcome: QuarantineOutcome,
+    ) -> Quarantined {
         let quarantined = Quarantined {
-            campaign: campaign.to_owned(),
+            campaign: campaign.clone(),
             unit: unit.to_owned(),
             reason,
             outcome,
@@ -94,7 +100,7 @@ pub(super) enum Depth {
 /// A counted unit as its results row recorded it.
 struct CountedFile {
     unit: String,
-    campaign: String,
+    campaign: CampaignId,
     sha256: String,
     /// Negative for a unit counted before files were recorded.
     bytes: i64,
@@ -201,7 +207,7 @@ impl Coordinator {
     /// games out of the counts (an SPSA update stays).
     fn quarantine_counted(
         &self,
-        campaign: &str,
+        campaign: &CampaignId,
         unit: &str,
         reason: String,
     ) -> Result<Quarantined, CoordinatorError> {
@@ -225,7 +231,7 @@ impl Coordinator {
     /// the unit goes back to the pool.
     pub(super) fn quarantine_uncounted(
         &self,
-        campaign: &str,
+        campaign: &CampaignId,
         unit: &str,
         reason: String,
     ) -> Result<Quarantined, CoordinatorError> {
@@ -244,7 +250,11 @@ impl Coordinator {
 
     /// Moves a unit's file, if there is one, into its campaign's
     /// `quarantine/`, under a name no earlier quarantine of it has taken.
-    fn move_to_quarantine(&self, campaign: &str, unit: &str) -> Result<(), CoordinatorError> {
+    fn move_to_quarantine(
+        &self,
+        campaign: &CampaignId,
+        unit: &str,
+    ) -> Result<(), CoordinatorError> {
         let file = self.unit_file(campaign, unit);
         if !file.exists() {
             return Ok(());

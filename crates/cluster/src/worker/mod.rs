@@ -8,6 +8,9 @@
 mod engines;
 
 use crate::coordinator::Submitted;
+use crate::ids::WorkerId;
+use crate::remote::{Remote, RemoteError};
+use crate::shutdown::Shutdown;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
 use ajaxlab_proto::convert::WireEnum;
@@ -36,16 +39,12 @@ pub fn bench_signature() -> u64 {
 /// How a worker runs.
 #[derive(Clone, Debug)]
 pub struct WorkerConfig {
-    /// The coordinator, e.g. `http://127.0.0.1:50051`.
-    pub url: String,
-    /// Bearer token of worker scope.
-    pub token: String,
+    /// The coordinator, and the worker-scope token sent to it.
+    pub remote: Remote,
     /// Games at once.
     pub threads: usize,
     /// Name on the status page.
     pub name: String,
-    /// CA certificate (PEM) to trust for an `https://` coordinator.
-    pub tls_ca: Option<Vec<u8>>,
     /// Where fetched engines are cached (made when the first is fetched).
     pub cache_dir: PathBuf,
     /// Games finished in the unit being played, not yet submitted: a
@@ -158,11 +157,22 @@ impl Backoff {
         }
     }
 
-    async fn wait(&mut self) {
+    /// The next wait: twice the last, up to 30 s, with jitter.
+    fn next_delay(&mut self) -> Duration {
         let base = 200u64.saturating_mul(1 << self.attempt.min(8)).min(30_000);
         self.attempt += 1;
         let jitter = self.rng.next_u64() % (base / 2 + 1);
-        tokio::time::sleep(Duration::from_millis(base / 2 + jitter)).await;
+        Duration::from_millis(base / 2 + jitter)
+    }
+
+    async fn wait(&mut self) {
+        tokio::time::sleep(self.next_delay()).await;
+    }
+
+    /// [`Backoff::wait`], cut short by `shutdown`: a worker that cannot
+    /// reach its coordinator still stops at once when told to.
+    async fn wait_unless(&mut self, shutdown: &Shutdown) {
+        shutdown.clone().sleep(self.next_delay()).await;
     }
 
     fn reset(&mut self) {
@@ -172,35 +182,28 @@ impl Backoff {
 
 async fn connect(
     config: &WorkerConfig,
-    shutdown: &AtomicBool,
+    shutdown: &Shutdown,
     backoff: &mut Backoff,
 ) -> Result<Option<Clients>, WorkerError> {
-    let value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> =
-        format!("Bearer {}", config.token.trim())
-            .parse()
-            .map_err(|_| {
-                WorkerError::Refused("the token has characters a header cannot carry".into())
-            })?;
     loop {
-        if shutdown.load(Ordering::Relaxed) {
+        if shutdown.is_requested() {
             return Ok(None);
         }
-        let endpoint =
-            self::endpoint(&config.url, config.tls_ca.as_deref()).map_err(WorkerError::Refused)?;
-        match endpoint.connect().await {
-            Ok(channel) => {
+        match config.remote.connect().await {
+            Ok((channel, auth)) => {
                 backoff.reset();
                 return Ok(Some(Clients {
-                    work: WorkerClient::with_interceptor(channel.clone(), Auth(value.clone()))
+                    work: WorkerClient::with_interceptor(channel.clone(), auth.clone())
                         .max_decoding_message_size(crate::server::MAX_MESSAGE_BYTES)
                         .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES),
-                    artifacts: ArtifactsClient::with_interceptor(channel, Auth(value)),
+                    artifacts: ArtifactsClient::with_interceptor(channel, auth),
                 }));
             }
-            Err(e) => {
-                tracing::warn!(coordinator = %config.url, "cannot reach the coordinator: {e}; retrying");
-                backoff.wait().await;
+            Err(e @ RemoteError::Connect { .. }) => {
+                tracing::warn!("cannot reach the coordinator: {e}; retrying");
+                backoff.wait_unless(shutdown).await;
             }
+            Err(e) => return Err(WorkerError::Refused(e.to_string())),
         }
     }
 }
@@ -320,14 +323,12 @@ enum Played {
     EngineFailed(EngineFailure),
 }
 
-/// Runs a worker until `shutdown` is set. Returns the number of units submitted.
+/// Runs a worker until `shutdown` is asked for; the unit it holds then is
+/// given back. Returns the number of units submitted.
 ///
 /// # Errors
 /// [`WorkerError`] when the coordinator refuses the worker for good.
-pub async fn run_worker(
-    config: WorkerConfig,
-    shutdown: Arc<AtomicBool>,
-) -> Result<u64, WorkerError> {
+pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<u64, WorkerError> {
     let signature = tokio::task::spawn_blocking(bench_signature)
         .await
         .map_err(|e| WorkerError::BadUnit(e.to_string()))?;
@@ -351,23 +352,26 @@ pub async fn run_worker(
             bench_signature: signature,
             engines: vec!["builtin".into()],
         };
-        let worker_id = match clients.work.register(register).await {
-            Ok(r) => r.into_inner().worker_id,
-            Err(s) if transient(&s) => {
-                backoff.wait().await;
-                continue 'connection;
-            }
-            Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
-        };
+        let worker_id: WorkerId =
+            match clients.work.register(register).await {
+                Ok(r) => r.into_inner().worker_id.parse().map_err(|e| {
+                    WorkerError::Refused(format!("RegisterResponse.worker_id: {e}"))
+                })?,
+                Err(s) if transient(&s) => {
+                    backoff.wait_unless(&shutdown).await;
+                    continue 'connection;
+                }
+                Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
+            };
         loop {
-            if shutdown.load(Ordering::Relaxed) {
+            if shutdown.is_requested() {
                 return Ok(submitted);
             }
             let response = match clients
                 .work
                 .request_work(v1::WorkRequest {
                     header: header(),
-                    worker_id: worker_id.clone(),
+                    worker_id: worker_id.to_string(),
                 })
                 .await
             {
@@ -377,28 +381,26 @@ pub async fn run_worker(
                     r.into_inner()
                 }
                 Err(s) if transient(&s) => {
-                    backoff.wait().await;
+                    backoff.wait_unless(&shutdown).await;
                     continue 'connection;
                 }
                 Err(s) if s.code() == tonic::Code::NotFound => {
                     forgotten += 1;
                     if forgotten >= FORGOTTEN_BEFORE_BACKOFF {
                         tracing::warn!(
-                            coordinator = %config.url,
+                            coordinator = %config.remote.url,
                             "the coordinator did not know this worker {forgotten} times in a row ({}); registering again after a pause",
                             s.message()
                         );
-                        forgotten_backoff.wait().await;
+                        forgotten_backoff.wait_unless(&shutdown).await;
                     }
                     continue 'connection;
                 }
                 Err(s) => return Err(WorkerError::Refused(s.message().to_owned())),
             };
             let Some(unit) = response.unit else {
-                tokio::time::sleep(Duration::from_millis(
-                    response.retry_after_ms.clamp(100, 10_000),
-                ))
-                .await;
+                let wait = Duration::from_millis(response.retry_after_ms.clamp(100, 10_000));
+                shutdown.sleep(wait).await;
                 continue;
             };
             let span = tracing::info_span!("unit", worker = %worker_id, unit = %unit.unit_id);
@@ -430,10 +432,10 @@ fn renewal_interval(lease_ms: u64) -> Duration {
 async fn play_and_submit(
     clients: &mut Clients,
     benched: &mut Benched,
-    worker_id: &str,
+    worker_id: &WorkerId,
     unit: v1::WorkUnit,
     config: &WorkerConfig,
-    shutdown: &Arc<AtomicBool>,
+    shutdown: &Shutdown,
 ) -> Result<bool, WorkerError> {
     let mut match_config =
         MatchConfig::try_from(&unit).map_err(|e| WorkerError::BadUnit(e.to_string()))?;
@@ -454,7 +456,7 @@ async fn play_and_submit(
         } else {
             tracing::warn!("cannot fetch an engine now, unit given back: {failure}");
             release(&mut clients.work, worker_id, &unit, None).await;
-            tokio::time::sleep(FETCH_RETRY).await;
+            shutdown.clone().sleep(FETCH_RETRY).await;
         }
         return Ok(false);
     }
@@ -473,21 +475,25 @@ async fn play_and_submit(
     // Timed by this machine's monotonic clock from the durations the
     // coordinator sends: its clock and this one need not agree.
     let mut renew_every = renewal_interval(unit.lease_ms);
-    let mut last_renewal = std::time::Instant::now();
+    let renewal = tokio::time::sleep(renew_every);
+    tokio::pin!(renewal);
+    let mut shutdown = shutdown.clone();
+    let mut stopping = false;
     let games = loop {
         tokio::select! {
             done = &mut play => break done.map_err(|e| WorkerError::BadUnit(e.to_string()))?,
-            () = tokio::time::sleep(Duration::from_millis(100)) => {
-                if shutdown.load(Ordering::Relaxed) {
-                    // Searches return at once; the unit is released below.
-                    cancel.store(true, Ordering::Relaxed);
-                    continue;
-                }
-                if last_renewal.elapsed() < renew_every {
-                    continue;
-                }
-                last_renewal = std::time::Instant::now();
-                let renew = v1::RenewLeaseRequest { header: header(), worker_id: worker_id.into(), unit_id: unit.unit_id.clone(), lease_token: unit.lease_token.clone() };
+            () = shutdown.requested(), if !stopping => {
+                // Searches return at once; the unit is released below.
+                stopping = true;
+                cancel.store(true, Ordering::Relaxed);
+            }
+            () = &mut renewal, if !stopping => {
+                let renew = v1::RenewLeaseRequest {
+                    header: header(),
+                    worker_id: worker_id.to_string(),
+                    unit_id: unit.unit_id.clone(),
+                    lease_token: unit.lease_token.clone(),
+                };
                 match client.renew_lease(renew).await {
                     Ok(r) => renew_every = renewal_interval(r.into_inner().lease_ms),
                     // The lease is gone: someone else plays this unit now.
@@ -496,6 +502,7 @@ async fn play_and_submit(
                     }
                     Err(_) => {}
                 }
+                renewal.as_mut().reset(tokio::time::Instant::now() + renew_every);
             }
         }
     };
@@ -512,7 +519,7 @@ async fn play_and_submit(
     };
     let request = v1::SubmitResultsRequest {
         header: header(),
-        worker_id: worker_id.into(),
+        worker_id: worker_id.to_string(),
         unit_id: unit.unit_id.clone(),
         lease_token: unit.lease_token.clone(),
         games: games
@@ -548,7 +555,7 @@ async fn play_and_submit(
 /// worker cannot fetch or start (logged here, shown on the status page).
 async fn release(
     client: &mut Client,
-    worker_id: &str,
+    worker_id: &WorkerId,
     unit: &v1::WorkUnit,
     failure: Option<&EngineFailure>,
 ) {
@@ -557,7 +564,7 @@ async fn release(
     }
     let release = v1::ReleaseWorkRequest {
         header: header(),
-        worker_id: worker_id.into(),
+        worker_id: worker_id.to_string(),
         unit_id: unit.unit_id.clone(),
         lease_token: unit.lease_token.clone(),
         engine_failure: failure.map(ToString::to_string).unwrap_or_default(),
@@ -579,5 +586,20 @@ mod tests {
         assert_eq!(renewal_interval(10_000), Duration::from_millis(3_333));
         assert_eq!(renewal_interval(60_000), Duration::from_secs(20));
         assert_eq!(renewal_interval(0), Duration::from_millis(200));
+    }
+
+    /// A worker that cannot reach its coordinator waits up to 30 s between
+    /// tries; a shutdown cuts that wait short.
+    #[tokio::test]
+    async fn a_shutdown_cuts_a_backoff_short() {
+        let mut backoff = Backoff::new(1);
+        backoff.attempt = 8;
+        let (stop, shutdown) = Shutdown::new();
+        stop.stop();
+        let waited = tokio::time::timeout(Duration::from_secs(5), backoff.wait_unless(&shutdown));
+        assert!(
+            waited.await.is_ok(),
+            "the backoff waited on after the shutdown"
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
-use ajaxlab_cluster::coordinator::Coordinator;
+use ajaxlab_cluster::coordinator::{CampaignId, Coordinator};
 use ajaxlab_proto::v1;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -55,6 +55,11 @@ impl Served {
         self.stop.send(()).unwrap();
         self.server.await.unwrap().unwrap();
     }
+}
+
+/// The campaign named `name` (`NAME` or `NAME.PART`).
+pub(crate) fn campaign_id(name: &str) -> CampaignId {
+    name.parse().unwrap()
 }
 
 /// A new, empty directory under the system's temporary directory.

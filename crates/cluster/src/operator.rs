@@ -1,0 +1,216 @@
+//! An operator's requests to a running coordinator (`ajaxlab campaign
+//! create|list|status|pause|resume|stop|exclude`), sent with an operator
+//! token: what to ask is a [`CampaignChange`] or a call, never text.
+
+use crate::artifacts::ArtifactError;
+use crate::artifacts::client::{CampaignFile, Uploaded, campaign_files, upload};
+use crate::ids::{CampaignId, WorkerId};
+use crate::remote::{Remote, RemoteError};
+use crate::worker::Auth;
+use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
+use ajaxlab_proto::v1::operator_client::OperatorClient;
+use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use std::path::{Path, PathBuf};
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+/// What an operator asks of one campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CampaignChange {
+    /// Nothing: show it.
+    Show,
+    /// Hold it (resumable).
+    Pause,
+    /// Hand its units out again.
+    Resume,
+    /// End it for good.
+    Stop,
+}
+
+/// An operator's request that did not go through.
+#[derive(Debug, thiserror::Error)]
+pub enum OperatorError {
+    /// The coordinator cannot be reached as asked.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
+    /// The campaign file cannot be read.
+    #[error("reading {}: {source}", path.display())]
+    CampaignFile {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// A file the campaign names that cannot be found or uploaded.
+    #[error("{context}: {source}")]
+    Artifact {
+        /// The campaign file, or the key and file being uploaded.
+        context: String,
+        /// What went wrong.
+        source: ArtifactError,
+    },
+    /// The coordinator refused the request.
+    #[error("{:?}: {}", .0.code(), .0.message())]
+    Refused(tonic::Status),
+}
+
+impl From<tonic::Status> for OperatorError {
+    fn from(status: tonic::Status) -> Self {
+        OperatorError::Refused(status)
+    }
+}
+
+type Client = OperatorClient<InterceptedService<Channel, Auth>>;
+
+fn header() -> Option<v1::Header> {
+    Some(v1::Header {
+        protocol_version: PROTOCOL_VERSION,
+    })
+}
+
+async fn client(remote: &Remote) -> Result<Client, OperatorError> {
+    let (channel, auth) = remote.connect().await?;
+    Ok(OperatorClient::with_interceptor(channel, auth))
+}
+
+/// Every campaign of the coordinator.
+///
+/// # Errors
+/// [`OperatorError`]: not reached, or refused.
+pub async fn list_campaigns(remote: &Remote) -> Result<Vec<v1::Campaign>, OperatorError> {
+    let request = v1::ListCampaignsRequest { header: header() };
+    Ok(client(remote)
+        .await?
+        .list_campaigns(request)
+        .await?
+        .into_inner()
+        .campaigns)
+}
+
+/// Does `change` to campaign `id`; returns the campaign as it is then.
+///
+/// # Errors
+/// [`OperatorError`]: not reached, or refused (an unknown campaign, one
+/// that is over).
+pub async fn change_campaign(
+    remote: &Remote,
+    id: &CampaignId,
+    change: CampaignChange,
+) -> Result<v1::Campaign, OperatorError> {
+    let mut client = client(remote).await?;
+    let request = v1::CampaignRequest {
+        header: header(),
+        campaign_id: id.to_string(),
+    };
+    let campaign = match change {
+        CampaignChange::Show => client.get_campaign(request).await?,
+        CampaignChange::Pause => client.pause_campaign(request).await?,
+        CampaignChange::Resume => client.resume_campaign(request).await?,
+        CampaignChange::Stop => client.stop_campaign(request).await?,
+    };
+    Ok(campaign.into_inner())
+}
+
+/// Counts `worker` (and its token's other workers) out of `campaign`.
+///
+/// # Errors
+/// [`OperatorError`]: not reached, or refused (an unknown campaign or
+/// worker, an SPSA tune).
+pub async fn exclude_worker(
+    remote: &Remote,
+    campaign: &CampaignId,
+    worker: &WorkerId,
+) -> Result<v1::Campaign, OperatorError> {
+    let request = v1::ExcludeWorkerRequest {
+        header: header(),
+        campaign_id: campaign.to_string(),
+        worker_id: worker.to_string(),
+    };
+    Ok(client(remote)
+        .await?
+        .exclude_worker(request)
+        .await?
+        .into_inner())
+}
+
+/// A file a campaign names, uploaded to the coordinator.
+#[derive(Clone, Debug)]
+pub struct ShippedFile {
+    /// The file, and where the campaign names it.
+    pub file: CampaignFile,
+    /// What the coordinator holds of it.
+    pub upload: Uploaded,
+}
+
+/// A campaign file whose engines and files are on the coordinator,
+/// ready to be created.
+#[derive(Clone, Debug)]
+pub struct Shipment {
+    /// The campaign file's text.
+    pub text: String,
+    /// The files it names, uploaded.
+    pub files: Vec<ShippedFile>,
+}
+
+/// Uploads the engines and files the campaign in `file` names (all found
+/// first, so that a missing one stores nothing): the first step of
+/// creating it, [`create_campaign`] the second.
+///
+/// # Errors
+/// [`OperatorError`]: a file that does not read or cannot be uploaded, or
+/// a coordinator not reached.
+pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipment, OperatorError> {
+    let text = std::fs::read_to_string(file).map_err(|source| OperatorError::CampaignFile {
+        path: file.to_owned(),
+        source,
+    })?;
+    let named = campaign_files(&text).map_err(|source| OperatorError::Artifact {
+        context: file.display().to_string(),
+        source,
+    })?;
+    let mut files = Vec::with_capacity(named.len());
+    if !named.is_empty() {
+        let (channel, auth) = remote.connect().await?;
+        let mut artifacts = ArtifactsClient::with_interceptor(channel, auth);
+        for f in named {
+            let upload = upload(&mut artifacts, &f.path).await.map_err(|source| {
+                OperatorError::Artifact {
+                    context: format!("{}: uploading {}", f.key, f.path.display()),
+                    source,
+                }
+            })?;
+            files.push(ShippedFile { file: f, upload });
+        }
+    }
+    Ok(Shipment { text, files })
+}
+
+/// Creates the campaign of `shipment` on the coordinator. Returns the
+/// campaigns made: one, or a piece-value campaign's parts.
+///
+/// # Errors
+/// [`OperatorError`]: a coordinator not reached, or a campaign refused.
+pub async fn create_campaign(
+    remote: &Remote,
+    shipment: &Shipment,
+) -> Result<Vec<v1::Campaign>, OperatorError> {
+    let request = v1::CreateCampaignRequest {
+        header: header(),
+        config_toml: shipment.text.clone(),
+        shipped: shipment
+            .files
+            .iter()
+            .map(|f| v1::ShippedFile {
+                key: f.file.key.clone(),
+                path: f.file.path.display().to_string(),
+                sha256: f.upload.hash.to_string(),
+            })
+            .collect(),
+    };
+    Ok(client(remote)
+        .await?
+        .create_campaign(request)
+        .await?
+        .into_inner()
+        .campaigns)
+}
