@@ -12,14 +12,17 @@
 //! finishes the exclusion.
 
 use super::error::{CampaignError, LeaseError, file_error};
-use super::{CampaignState, Coordinator, CoordinatorError, RECOUNT, restore_campaign};
+use super::{CampaignState, Coordinator, CoordinatorError, restore_campaign};
 use crate::campaign::CampaignKind;
-use crate::ids::{CampaignId, WorkerId};
+use crate::ids::{CampaignId, UnitId, WorkerId};
+use ajaxlab_store::state::campaigns;
+use ajaxlab_store::state::row::parsed;
+use ajaxlab_store::state::schema::recount;
 use rusqlite::{OptionalExtension, params};
 use std::path::PathBuf;
 
 impl Coordinator {
-    fn excluded_file(&self, campaign: &CampaignId, unit: &str, worker: &WorkerId) -> PathBuf {
+    fn excluded_file(&self, campaign: &CampaignId, unit: &UnitId, worker: &WorkerId) -> PathBuf {
         self.campaign_dir(campaign)
             .join("excluded")
             .join(format!("unit-{unit}.{worker}.parquet"))
@@ -65,7 +68,7 @@ impl Coordinator {
         // before workers were bound to tokens (an empty hash).
         const SAME_TOKEN: &str =
             "select id from workers where (?2 != '' and token_hash = ?2) or id = ?3";
-        let (units, workers): (Vec<(String, WorkerId)>, usize) = {
+        let (units, workers): (Vec<(UnitId, WorkerId)>, usize) = {
             let db = self.db();
             if !token.is_empty() {
                 db.execute(
@@ -83,10 +86,10 @@ impl Coordinator {
                 params![campaign, token, worker],
             )?;
             let mut stmt = db.prepare(&format!(
-                "select unit_id, worker_id from results where campaign_id = ?1 and worker_id in ({SAME_TOKEN}) order by rowid"
+                "select unit_id, worker_id, rowid from results where campaign_id = ?1 and worker_id in ({SAME_TOKEN}) order by rowid"
             ))?;
             let rows = stmt.query_map(params![campaign, token, worker], |r| {
-                Ok((r.get(0)?, r.get(1)?))
+                Ok((parsed(r, 0, "results", "unit_id")?, r.get(1)?))
             })?;
             (rows.collect::<Result<_, _>>()?, workers)
         };
@@ -99,7 +102,7 @@ impl Coordinator {
                     .map_err(file_error(&file))?;
             }
         }
-        let units: Vec<String> = units.into_iter().map(|(unit, _)| unit).collect();
+        let units: Vec<UnitId> = units.into_iter().map(|(unit, _)| unit).collect();
         self.count_out(campaign, &units)?;
         tracing::info!(
             %worker,
@@ -115,7 +118,7 @@ impl Coordinator {
     pub(super) fn count_out(
         &self,
         campaign: &CampaignId,
-        units: &[String],
+        units: &[UnitId],
     ) -> Result<(), CoordinatorError> {
         let mut db = self.db();
         let tx = db.transaction()?;
@@ -126,26 +129,17 @@ impl Coordinator {
                 [unit],
             )?;
         }
-        let text: String = tx.query_row(
-            "select config_toml from campaigns where id = ?1",
-            [campaign],
-            |r| r.get(0),
-        )?;
-        tx.execute(RECOUNT, [campaign])?;
+        let text = campaigns::config_toml(&tx, campaign)?
+            .ok_or_else(|| CampaignError::Unknown(campaign.clone()))?;
+        recount(&tx, Some(campaign))?;
         let live = restore_campaign(&tx, campaign, &text, &self.inputs_dir(), &self.artifacts)?;
-        let incomplete: bool = tx.query_row(
-            "select pairs_total > ll + ld + dd + wd + ww from campaigns where id = ?1",
-            [campaign],
-            |r| r.get(0),
-        )?;
-        if incomplete && !live.decided() {
-            tx.execute(
-                "update campaigns set state = ?2 where id = ?1 and state = ?3",
-                params![
-                    campaign,
-                    CampaignState::Running.as_str(),
-                    CampaignState::Finished.as_str()
-                ],
+        let complete = campaigns::progress(&tx, campaign)?.complete();
+        if !complete && !live.decided() {
+            campaigns::change_state(
+                &tx,
+                campaign,
+                CampaignState::Finished,
+                CampaignState::Running,
             )?;
         }
         tx.commit()?;
@@ -168,12 +162,14 @@ impl Coordinator {
             rows.collect::<Result<_, _>>()?
         };
         for (campaign, worker) in exclusions {
-            let units: Vec<String> = {
+            let units: Vec<UnitId> = {
                 let db = self.db();
                 let mut stmt = db.prepare(
-                    "select unit_id from results where campaign_id = ?1 and worker_id = ?2",
+                    "select unit_id, rowid from results where campaign_id = ?1 and worker_id = ?2",
                 )?;
-                let rows = stmt.query_map(params![campaign, worker], |r| r.get::<_, String>(0))?;
+                let rows = stmt.query_map(params![campaign, worker], |r| {
+                    parsed(r, 0, "results", "unit_id")
+                })?;
                 rows.collect::<Result<Vec<_>, _>>()?
                     .into_iter()
                     .filter(|u| {

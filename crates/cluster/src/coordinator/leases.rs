@@ -5,10 +5,11 @@ use super::error::{LeaseError, StorageError};
 use super::tokens::{TokenHash, random_hex};
 use super::{CampaignState, Coordinator, CoordinatorError, bump, now_ms};
 use crate::coordinator::kinds::UnitPerturbation;
-use crate::ids::{CampaignId, WorkerId};
+use crate::ids::{CampaignId, UnitId, UnitIdError, WorkerId};
 use ajaxlab_proto::codec::MAX_UNIT_PAIRS;
 use ajaxlab_proto::convert::UnitSpec;
 use ajaxlab_proto::v1;
+use ajaxlab_store::state::row::parsed;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::time::Duration;
 
@@ -150,10 +151,6 @@ pub struct WorkerKey {
     pub token: TokenHash,
 }
 
-/// A work unit's id (`CAMPAIGN-FIRSTPAIR`), as issued with its lease.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct UnitId(pub String);
-
 /// The secret issued with a lease: a unit is renewed, given back or
 /// submitted only under the very token it was leased with.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,17 +167,19 @@ pub struct Lease {
 
 impl Lease {
     /// The lease of `unit` under `token`, as a request names them.
-    pub fn new(unit: impl Into<String>, token: impl Into<String>) -> Lease {
+    pub fn new(unit: UnitId, token: impl Into<String>) -> Lease {
         Lease {
-            unit: UnitId(unit.into()),
+            unit,
             token: LeaseToken(token.into()),
         }
     }
 
     /// The lease a work unit was issued with.
-    #[must_use]
-    pub fn of(unit: &v1::WorkUnit) -> Lease {
-        Lease::new(unit.unit_id.clone(), unit.lease_token.clone())
+    ///
+    /// # Errors
+    /// [`UnitIdError`] if the unit's `unit_id` is no unit id.
+    pub fn of(unit: &v1::WorkUnit) -> Result<Lease, UnitIdError> {
+        Ok(Lease::new(unit.unit_id.parse()?, unit.lease_token.clone()))
     }
 }
 
@@ -340,10 +339,10 @@ impl Coordinator {
             .get_mut(&campaign)
             .ok_or_else(|| StorageError::NotLoaded(campaign.clone()))?;
         let (unit_id, first, count, perturbation) = if free > 0 {
-            let (id, first, count, spsa): (String, i64, i64, String) = db.query_row(
-                "select id, first_pair, pair_count, spsa from units where campaign_id = ?1 and state = 'free' order by first_pair limit 1",
+            let (id, first, count, spsa): (UnitId, i64, i64, String) = db.query_row(
+                "select id, first_pair, pair_count, spsa, rowid from units where campaign_id = ?1 and state = 'free' order by first_pair limit 1",
                 [&campaign],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| Ok((parsed(r, 0, "units", "id")?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )?;
             db.execute(
                 "update units set state = 'leased', lease_token = ?2, worker_id = ?3, deadline_ms = ?4, leased_ms = ?5 where id = ?1",
@@ -361,7 +360,7 @@ impl Coordinator {
                 next_pair: next,
             };
             let count = sizing.pairs(u8::from_str_radix(&token[..2], 16).unwrap_or(128));
-            let id = format!("{campaign}-{next}");
+            let id = UnitId::new(&campaign, u64::try_from(next).unwrap_or(0));
             let perturbation = live.issue_perturbation();
             db.execute(
                 "insert into units (id, campaign_id, first_pair, pair_count, state, lease_token, worker_id, deadline_ms, leased_ms, spsa)
@@ -392,7 +391,7 @@ impl Coordinator {
         bump(&self.counters.leased, 1);
         let mut unit = v1::WorkUnit::from(UnitSpec {
             config: &config,
-            campaign_id: campaign.as_str(),
+            campaign_id: &campaign,
             unit_id: &unit_id,
             lease_token: &token,
             lease: self.lease,
@@ -411,7 +410,7 @@ impl Coordinator {
         key: &WorkerKey,
         lease: &Lease,
     ) -> Result<HeldUnit, CoordinatorError> {
-        let (unit, token) = (lease.unit.0.as_str(), lease.token.0.as_str());
+        let (unit, token) = (&lease.unit, lease.token.0.as_str());
         let db = self.db();
         Self::worker_row(&db, key)?;
         db.query_row(
@@ -430,7 +429,7 @@ impl Coordinator {
             },
         )
         .optional()?
-        .ok_or_else(|| LeaseError::UnknownUnit(unit.to_owned()).into())
+        .ok_or_else(|| LeaseError::UnknownUnit(unit.clone()).into())
     }
 
     /// Extends a lease by the coordinator's lease time, which it returns:
@@ -440,10 +439,10 @@ impl Coordinator {
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if the lease is no longer this worker's.
     pub fn renew(&self, key: &WorkerKey, lease: &Lease) -> Result<Duration, CoordinatorError> {
-        let unit = lease.unit.0.as_str();
+        let unit = &lease.unit;
         let held = self.held_unit(key, lease)?;
         if !held.held || held.done {
-            return Err(LeaseError::Lost(unit.to_owned()).into());
+            return Err(LeaseError::Lost(unit.clone()).into());
         }
         let deadline = now_ms() + self.lease_ms();
         self.db().execute(
@@ -463,10 +462,10 @@ impl Coordinator {
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if it is not this worker's.
     pub fn release(&self, key: &WorkerKey, lease: &Lease) -> Result<(), CoordinatorError> {
-        let unit = lease.unit.0.as_str();
+        let unit = &lease.unit;
         let held = self.held_unit(key, lease)?;
         if !held.held || held.done {
-            return Err(LeaseError::NotHeld(unit.to_owned()).into());
+            return Err(LeaseError::NotHeld(unit.clone()).into());
         }
         self.db()
             .execute("update units set state = 'free' where id = ?1", [unit])?;

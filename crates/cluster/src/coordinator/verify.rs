@@ -12,8 +12,9 @@
 use super::error::file_error;
 use super::{Coordinator, CoordinatorError};
 use crate::artifacts::hash_file;
-use crate::ids::CampaignId;
+use crate::ids::{CampaignId, UnitId};
 use ajaxlab_store::read_games;
+use ajaxlab_store::state::row::parsed;
 use rusqlite::params;
 use std::path::Path;
 
@@ -23,7 +24,7 @@ pub struct Quarantined {
     /// The campaign.
     pub campaign: CampaignId,
     /// The unit.
-    pub unit: String,
+    pub unit: UnitId,
     /// What was wrong with the file.
     pub reason: String,
     /// What became of its games.
@@ -45,13 +46,13 @@ impl Quarantined {
     /// A quarantine, logged as a warning as it happens.
     fn said(
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         reason: String,
         outcome: QuarantineOutcome,
     ) -> Quarantined {
         let quarantined = Quarantined {
             campaign: campaign.clone(),
-            unit: unit.to_owned(),
+            unit: unit.clone(),
             reason,
             outcome,
         };
@@ -99,7 +100,7 @@ pub(super) enum Depth {
 
 /// A counted unit as its results row recorded it.
 struct CountedFile {
-    unit: String,
+    unit: UnitId,
     campaign: CampaignId,
     sha256: String,
     /// Negative for a unit counted before files were recorded.
@@ -130,11 +131,11 @@ impl Coordinator {
         let rows: Vec<CountedFile> = {
             let db = self.db();
             let mut stmt = db.prepare(
-                "select unit_id, campaign_id, file_sha256, file_bytes, games from results order by rowid",
+                "select unit_id, campaign_id, file_sha256, file_bytes, games, rowid from results order by rowid",
             )?;
             let rows = stmt.query_map([], |r| {
                 Ok(CountedFile {
-                    unit: r.get(0)?,
+                    unit: parsed(r, 0, "results", "unit_id")?,
                     campaign: r.get(1)?,
                     sha256: r.get(2)?,
                     bytes: r.get(3)?,
@@ -208,7 +209,7 @@ impl Coordinator {
     fn quarantine_counted(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         reason: String,
     ) -> Result<Quarantined, CoordinatorError> {
         self.move_to_quarantine(campaign, unit)?;
@@ -221,7 +222,7 @@ impl Coordinator {
         let outcome = if spsa {
             QuarantineOutcome::UpdateKept
         } else {
-            self.count_out(campaign, &[unit.to_owned()])?;
+            self.count_out(campaign, std::slice::from_ref(unit))?;
             QuarantineOutcome::CountedOut
         };
         Ok(Quarantined::said(campaign, unit, reason, outcome))
@@ -232,7 +233,7 @@ impl Coordinator {
     pub(super) fn quarantine_uncounted(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         reason: String,
     ) -> Result<Quarantined, CoordinatorError> {
         self.move_to_quarantine(campaign, unit)?;
@@ -253,7 +254,7 @@ impl Coordinator {
     fn move_to_quarantine(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
     ) -> Result<(), CoordinatorError> {
         let file = self.unit_file(campaign, unit);
         if !file.exists() {
