@@ -18,7 +18,7 @@ use ajaxlab_stats::Pentanomial;
 use ajaxlab_store::atomic::TEMPORARY_MARK;
 use ajaxlab_store::record::white_counts;
 use ajaxlab_store::state::row::parsed;
-use ajaxlab_store::state::{SpsaSnapshot, campaigns, results, spsa_history};
+use ajaxlab_store::state::{SpsaSnapshot, campaigns, results, spsa_history, workers};
 use ajaxlab_store::{
     GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
 };
@@ -349,10 +349,7 @@ impl Coordinator {
             .optional()?;
         if let Some(minutes) = elapsed_min.filter(|m| *m > 0.0) {
             let rate = penta.pairs() as f64 / minutes;
-            tx.execute(
-                "update workers set pairs_per_minute = ?2 where id = ?1",
-                params![worker, rate],
-            )?;
+            workers::set_pace(&tx, worker, rate)?;
         }
         let complete = campaigns::progress(&tx, campaign)?.complete();
         // The kind's own state moves on a copy, saved in this transaction and

@@ -15,9 +15,9 @@ use super::error::{CampaignError, LeaseError, file_error};
 use super::{CampaignState, Coordinator, CoordinatorError, restore_campaign};
 use crate::campaign::CampaignKind;
 use crate::ids::{CampaignId, UnitId, WorkerId};
-use ajaxlab_store::state::campaigns;
 use ajaxlab_store::state::row::parsed;
 use ajaxlab_store::state::schema::recount;
+use ajaxlab_store::state::{campaigns, workers};
 use rusqlite::{OptionalExtension, params};
 use std::path::PathBuf;
 
@@ -52,14 +52,7 @@ impl Coordinator {
                 .map(|l| l.spec.kind.clone())
                 .ok_or_else(|| CampaignError::Unknown(campaign.clone()))?
         };
-        let token: String = self
-            .db()
-            .query_row(
-                "select token_hash from workers where id = ?1",
-                [worker],
-                |r| r.get(0),
-            )
-            .optional()?
+        let token = workers::token_of(&self.db(), worker)?
             .ok_or_else(|| LeaseError::UnknownWorker(worker.clone()))?;
         if matches!(kind, CampaignKind::Spsa(_)) {
             return Err(CampaignError::SpsaExclusion(campaign.clone()).into());
@@ -70,7 +63,7 @@ impl Coordinator {
             "select id from workers where (?2 != '' and token_hash = ?2) or id = ?3";
         let (units, workers): (Vec<(UnitId, WorkerId)>, usize) = {
             let db = self.db();
-            if !token.is_empty() {
+            if !token.as_str().is_empty() {
                 db.execute(
                     "insert or ignore into excluded_tokens (campaign_id, token_hash, at_ms) values (?1, ?2, ?3)",
                     params![campaign, token, super::now_ms()],

@@ -10,33 +10,18 @@ use ajaxlab_proto::codec::MAX_UNIT_PAIRS;
 use ajaxlab_proto::convert::UnitSpec;
 use ajaxlab_proto::v1;
 use ajaxlab_store::state::row::parsed;
+use ajaxlab_store::state::{NewWorker, WorkerPace, workers};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::time::Duration;
 
-/// A worker that cannot start an engine of a campaign.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineFailure {
-    /// The worker's id.
-    pub worker: WorkerId,
-    /// Why, as the worker reported it (at most [`MAX_FAILURE_TEXT`] characters kept).
-    pub reason: String,
-}
+/// A worker that cannot start an engine of a campaign (at most
+/// [`MAX_FAILURE_TEXT`] characters of its reason are kept).
+pub use ajaxlab_store::state::EngineFailure;
+/// A registered worker.
+pub use ajaxlab_store::state::WorkerInfo;
 
 /// The longest engine-failure report kept, in characters.
 pub const MAX_FAILURE_TEXT: usize = 1000;
-
-/// A registered worker.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkerInfo {
-    /// Its id (`w-…`).
-    pub id: WorkerId,
-    /// The name it gave (by default its host name).
-    pub name: String,
-    /// Its build's version.
-    pub version: String,
-    /// Games it plays at once.
-    pub cores: u32,
-}
 
 /// How many units are in one state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,7 +123,7 @@ pub const MAX_WORKER_TEXT: usize = 128;
 
 /// Registrations one token may make in a minute: enough for a cluster's
 /// mass start with one shared token, too few to flood the database.
-pub const REGISTRATIONS_PER_MINUTE: i64 = 600;
+pub const REGISTRATIONS_PER_MINUTE: u64 = 600;
 
 /// A worker as its requests name it: the id the coordinator issued at
 /// registration, and the token the request came with. Every worker request
@@ -183,13 +168,6 @@ impl Lease {
     }
 }
 
-/// A registered worker's row, as a request by its [`WorkerKey`] finds it.
-struct WorkerRow {
-    cores: u32,
-    signature: i64,
-    pairs_per_minute: f64,
-}
-
 impl Coordinator {
     /// Sizes new units to `duration` of play on the asking worker.
     pub fn set_unit_duration(&mut self, duration: Duration) {
@@ -223,18 +201,22 @@ impl Coordinator {
         }
         let now = now_ms();
         let db = self.db();
-        let recent: i64 = db.query_row(
-            "select count(*) from workers where token_hash = ?1 and registered_ms > ?2",
-            params![token.as_str(), now - 60_000],
-            |r| r.get(0),
-        )?;
+        let recent = workers::registered_since(&db, token, now - 60_000)?;
         if recent >= REGISTRATIONS_PER_MINUTE {
             return Err(LeaseError::TooManyRegistrations.into());
         }
         let id = WorkerId::issue(&random_hex()?);
-        db.execute(
-            "insert into workers (id, name, version, cores, signature, registered_ms, token_hash) values (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![id, name, version, cores.max(1), signature as i64, now, token.as_str()],
+        workers::insert(
+            &db,
+            &NewWorker {
+                id: &id,
+                name,
+                version,
+                cores,
+                signature,
+                token,
+                registered_ms: now,
+            },
         )?;
         Ok(WorkerKey {
             id,
@@ -242,22 +224,11 @@ impl Coordinator {
         })
     }
 
-    /// The row of the worker `key` names, if it registered under the token
-    /// `key` carries.
-    fn worker_row(db: &Connection, key: &WorkerKey) -> Result<WorkerRow, CoordinatorError> {
-        db.query_row(
-            "select cores, signature, pairs_per_minute from workers where id = ?1 and token_hash = ?2",
-            params![&key.id, key.token.as_str()],
-            |r| {
-                Ok(WorkerRow {
-                    cores: r.get(0)?,
-                    signature: r.get(1)?,
-                    pairs_per_minute: r.get(2)?,
-                })
-            },
-        )
-        .optional()?
-        .ok_or_else(|| LeaseError::UnknownWorker(key.id.clone()).into())
+    /// The pace of the worker `key` names, if it registered under the
+    /// token `key` carries.
+    fn worker_row(db: &Connection, key: &WorkerKey) -> Result<WorkerPace, CoordinatorError> {
+        workers::pace(db, &key.id, &key.token)?
+            .ok_or_else(|| LeaseError::UnknownWorker(key.id.clone()).into())
     }
 
     /// Leases a unit to the worker `key` names, or `None` if there is no
@@ -272,7 +243,7 @@ impl Coordinator {
         let now = now_ms();
         let deadline = now + self.lease_ms();
         let db = self.db();
-        let WorkerRow {
+        let WorkerPace {
             cores,
             signature,
             pairs_per_minute: rate,
@@ -493,10 +464,7 @@ impl Coordinator {
             campaign = %held.campaign,
             "cannot start an engine: {reason}"
         );
-        self.db().execute(
-            "insert or replace into engine_failures (campaign_id, worker_id, reason, at_ms) values (?1, ?2, ?3, ?4)",
-            params![held.campaign, worker, reason, now_ms()],
-        )?;
+        workers::record_failure(&self.db(), &held.campaign, worker, &reason, now_ms())?;
         self.changed();
         Ok(())
     }
@@ -509,17 +477,7 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<Vec<EngineFailure>, CoordinatorError> {
-        let db = self.db();
-        let mut stmt = db.prepare(
-            "select worker_id, reason from engine_failures where campaign_id = ?1 order by at_ms",
-        )?;
-        let rows = stmt.query_map([campaign], |r| {
-            Ok(EngineFailure {
-                worker: r.get(0)?,
-                reason: r.get(1)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(workers::failures(&self.db(), campaign)?)
     }
 
     /// Registered workers, in the order they registered.
@@ -527,18 +485,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn workers(&self) -> Result<Vec<WorkerInfo>, CoordinatorError> {
-        let db = self.db();
-        let mut stmt =
-            db.prepare("select id, name, version, cores from workers order by registered_ms")?;
-        let rows = stmt.query_map([], |r| {
-            Ok(WorkerInfo {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                version: r.get(2)?,
-                cores: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(workers::all(&self.db())?)
     }
 
     /// Units by state (leased, free, done).

@@ -9,8 +9,12 @@
 //! One module per table or group of tables: [`schema`] (the tables, and
 //! the columns added since the first schema), [`campaigns`], [`files`]
 //! (what a campaign reads and ships), [`results`] (the counted units'
-//! pair results), [`spsa_history`] (an SPSA tune's updates) and
-//! [`tokens`].
+//! pair results), [`spsa_history`] (an SPSA tune's updates), [`tokens`]
+//! and [`workers`] (registrations, and engines they cannot start).
+//!
+//! Not here yet: the `units`, `exclusions`, `excluded_tokens` and
+//! `rejections` tables and the writing of `results` rows, whose queries
+//! are still the coordinator's (`leases`, `counting`, `exclude`, `verify`).
 //!
 //! Functions take a [`rusqlite::Connection`], so that a transaction (which
 //! is one) groups them, and return SQLite's errors; a stored value that
@@ -23,6 +27,7 @@ pub mod row;
 pub mod schema;
 pub mod spsa_history;
 pub mod tokens;
+pub mod workers;
 
 pub use campaigns::{
     CampaignRecord, CampaignState, NewCampaign, Progress, StoredCampaign, UnknownCampaignState,
@@ -31,3 +36,4 @@ pub use files::{FileSet, Input};
 pub use row::RowError;
 pub use spsa_history::SpsaSnapshot;
 pub use tokens::{Scope, StoredToken, TokenHash, UnknownScope};
+pub use workers::{EngineFailure, NewWorker, WorkerInfo, WorkerPace};

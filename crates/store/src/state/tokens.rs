@@ -72,10 +72,16 @@ impl TokenHash {
         )
     }
 
-    /// The hash as stored (64 hex digits).
+    /// The hash as stored (64 hex digits; empty for a worker registered
+    /// before workers were bound to tokens).
     #[must_use]
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// A hash as stored, read back.
+    pub(crate) fn stored(hash: String) -> TokenHash {
+        TokenHash(hash)
     }
 }
 
@@ -139,7 +145,7 @@ pub fn all(db: &Connection) -> rusqlite::Result<Vec<StoredToken>> {
         let (hash, scope) = row?;
         if let Ok(scope) = scope.parse() {
             out.push(StoredToken {
-                hash: TokenHash(hash),
+                hash: TokenHash::stored(hash),
                 scope,
             });
         }
