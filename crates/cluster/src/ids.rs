@@ -8,6 +8,6 @@
 //! where the cluster's code and its users name them.
 
 pub use ajaxlab_store::ids::{
-    CampaignId, MAX_NAME_LEN, MAX_WORKER_ID_TAIL, NameError, UnitId, UnitIdError, WorkerId,
-    WorkerIdError,
+    CampaignId, LeaseToken, MAX_NAME_LEN, MAX_WORKER_ID_TAIL, NameError, UnitId, UnitIdError,
+    WorkerId, WorkerIdError,
 };

@@ -2,8 +2,9 @@
 //! come in (a campaign file, a request on the wire, the command line, a
 //! database row, a games file's metadata) so that past that point the
 //! coordinator, the workers, the binary and the report handle ids, never
-//! bare strings. All travel as text: on the wire, in the database, in file
-//! names and file metadata.
+//! bare strings; and the opaque token issued with a unit's lease. All
+//! travel as text: on the wire, in the database, in file names and file
+//! metadata.
 //!
 //! They live in the store because the store writes and reads them (a
 //! games file names its campaign, the coordinator's state its units);
@@ -229,31 +230,40 @@ impl fmt::Display for WorkerId {
     }
 }
 
-/// The ids as SQLite values: stored as their text, and checked as one from
-/// a request is when read back, so that a row that holds no id is an error
-/// of the database naming the column, not a new id.
-#[cfg(feature = "state")]
-mod sql {
-    use super::{CampaignId, UnitId, WorkerId};
-    use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+/// The secret issued with a lease: a unit is renewed, given back or
+/// submitted only under the very token it was leased with. It is opaque
+/// text (random hex as the coordinator issues it); any text a request
+/// carries is taken, and simply matches no lease if it is not the one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LeaseToken(String);
 
-    /// A checked `FromSql` for an id type that is text.
-    macro_rules! text_id {
-        ($id:ty) => {
-            impl FromSql for $id {
-                fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-                    value
-                        .as_str()?
-                        .parse()
-                        .map_err(|e| FromSqlError::Other(Box::new(e)))
-                }
-            }
-        };
+impl LeaseToken {
+    /// The token `text`, as issued or as a request presents it.
+    #[must_use]
+    pub fn new(text: impl Into<String>) -> LeaseToken {
+        LeaseToken(text.into())
     }
 
-    text_id!(CampaignId);
-    text_id!(UnitId);
-    text_id!(WorkerId);
+    /// The token as text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for LeaseToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(&self.0)
+    }
+}
+
+/// The ids as SQLite values, stored as their text. They are read back
+/// through [`crate::state::row::parsed`], never a bare `FromSql`, so that a
+/// row that holds no id is an error naming its table, row and column.
+#[cfg(feature = "state")]
+mod sql {
+    use super::{CampaignId, LeaseToken, UnitId, WorkerId};
+    use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 
     impl ToSql for CampaignId {
         fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
@@ -270,6 +280,12 @@ mod sql {
     impl ToSql for UnitId {
         fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
             Ok(ToSqlOutput::from(self.to_string()))
+        }
+    }
+
+    impl ToSql for LeaseToken {
+        fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+            Ok(ToSqlOutput::Borrowed(ValueRef::Text(self.0.as_bytes())))
         }
     }
 }

@@ -34,7 +34,7 @@ pub use campaign_state::{CampaignState, UnknownCampaignState};
 pub use error::StoreError;
 pub use file_name::file_safe;
 pub use games::{GamesFile, read_games, write_games};
-pub use ids::{CampaignId, UnitId, WorkerId};
+pub use ids::{CampaignId, LeaseToken, UnitId, WorkerId};
 pub use metadata::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata};
 pub use record::{GameRecord, MoveRecord, PlayerRecord, Termination};
 pub use spsa::{SPSA_FILE, TrajectoryRow, read_trajectory, write_trajectory};

@@ -14,7 +14,7 @@ use ajaxlab_proto::v1;
 use ajaxlab_stats::{Pentanomial, Trinomial};
 use ajaxlab_store::RunKind;
 use ajaxlab_store::state::files::{self, FileSet};
-use ajaxlab_store::state::{NewCampaign, campaigns, results, spsa_history};
+use ajaxlab_store::state::{NewCampaign, campaigns, results, spsa_history, units};
 use rusqlite::Connection;
 
 /// Progress of a campaign.
@@ -327,13 +327,9 @@ pub(super) fn restore_campaign(
     if live.spsa.is_some()
         && let Some(saved) = spsa_history::latest(db, id)?
     {
-        let mut stmt = db.prepare(
-            "select spsa from units where campaign_id = ?1 and state != 'done' and spsa != ''",
-        )?;
-        let in_flight = stmt
-            .query_map([id], |r| r.get::<_, String>(0))?
+        let in_flight = units::perturbations_in_flight(db, id)?
+            .into_iter()
             .map(|text| {
-                let text = text?;
                 UnitPerturbation::from_text(&text)
                     .map_err(internal)?
                     .map(|p| p.perturbation())

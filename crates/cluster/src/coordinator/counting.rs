@@ -17,12 +17,13 @@ use ajaxlab_proto::v1;
 use ajaxlab_stats::Pentanomial;
 use ajaxlab_store::atomic::TEMPORARY_MARK;
 use ajaxlab_store::record::white_counts;
-use ajaxlab_store::state::row::parsed;
-use ajaxlab_store::state::{SpsaSnapshot, campaigns, results, spsa_history, workers};
+use ajaxlab_store::state::{
+    CountedResult, GamesFileRecord, SpsaSnapshot, UnitState, campaigns, exclusions, rejections,
+    results, spsa_history, units, workers,
+};
 use ajaxlab_store::{
     GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
 };
-use rusqlite::{OptionalExtension, params};
 use std::time::Duration;
 
 /// An SPSA tune after one update.
@@ -40,7 +41,7 @@ const TRAJECTORY_EVERY: Duration = Duration::from_secs(2);
 /// Refused units after which a worker token gets no more units of a
 /// campaign, and different tokens under which one unit is refused before
 /// its campaign is paused.
-pub const MAX_REJECTIONS: i64 = 3;
+pub const MAX_REJECTIONS: u64 = 3;
 
 /// An SPSA tune's state after update `seq` (0: the start), made by `unit`'s
 /// games (`None` for the start), as stored.
@@ -66,18 +67,14 @@ impl Coordinator {
     pub(super) fn reconcile(&self) -> Result<Vec<Quarantined>, CoordinatorError> {
         // A unit given back has no worker (''): were its file there, it is
         // played again rather than counted to nobody.
-        let pending: Vec<(UnitId, CampaignId, Option<WorkerId>)> = {
-            let db = self.db();
-            let mut stmt = db.prepare(
-                "select id, campaign_id, nullif(worker_id, ''), rowid from units where state != 'done'",
-            )?;
-            let rows = stmt.query_map([], |r| {
-                Ok((parsed(r, 0, "units", "id")?, r.get(1)?, r.get(2)?))
-            })?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let pending = units::pending(&self.db())?;
         let mut quarantined = Vec::new();
-        for (unit, campaign, worker) in pending {
+        for units::PendingUnit {
+            id: unit,
+            campaign,
+            worker,
+        } in pending
+        {
             let file = self.unit_file(&campaign, &unit);
             if file.exists() {
                 let games = read_games(&file);
@@ -238,36 +235,19 @@ impl Coordinator {
         token: &TokenHash,
     ) -> Result<(), CoordinatorError> {
         let db = self.db();
-        db.execute(
-            "update units set state = 'free', rejections = rejections + 1 where id = ?1",
-            [unit],
-        )?;
-        db.execute(
-            "insert into rejections (campaign_id, unit_id, token_hash, at_ms) values (?1, ?2, ?3, ?4)",
-            params![campaign, unit, token.as_str(), now_ms()],
-        )?;
-        let by_token: i64 = db.query_row(
-            "select count(*) from rejections where campaign_id = ?1 and token_hash = ?2",
-            params![campaign, token.as_str()],
-            |r| r.get(0),
-        )?;
+        units::refuse(&db, unit)?;
+        rejections::record(&db, campaign, unit, token, now_ms())?;
+        let by_token = rejections::of_token(&db, campaign, token)?;
         if by_token >= MAX_REJECTIONS {
-            let fresh = db.execute(
-                "insert or ignore into excluded_tokens (campaign_id, token_hash, at_ms) values (?1, ?2, ?3)",
-                params![campaign, token.as_str(), now_ms()],
-            )?;
-            if fresh > 0 {
+            let fresh = exclusions::exclude_token(&db, campaign, token, now_ms())?;
+            if fresh {
                 tracing::warn!(
                     %campaign,
                     "a worker token sent {by_token} refused units; it gets no more units of this campaign"
                 );
             }
         }
-        let tokens: i64 = db.query_row(
-            "select count(distinct token_hash) from rejections where unit_id = ?1",
-            [unit],
-            |r| r.get(0),
-        )?;
+        let tokens = rejections::tokens_refusing(&db, unit)?;
         if tokens >= MAX_REJECTIONS {
             let paused = campaigns::change_state(
                 &db,
@@ -300,53 +280,33 @@ impl Coordinator {
             stats.add_pair(&pair[0], &pair[1]);
         }
         let penta = stats.pentanomial;
-        let white_games = white_counts(games);
-        let white = [white_games.wins, white_games.draws, white_games.losses]
-            .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        let white = white_counts(games);
         let mut db = self.db();
         let tx = db.transaction()?;
-        let unit_row: Option<(String, String)> = tx
-            .query_row("select state, spsa from units where id = ?1", [unit], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?;
-        let Some((state, spsa_text)) = unit_row else {
+        let Some(status) = units::status(&tx, unit)? else {
             return Err(LeaseError::UnknownUnit(unit.clone()).into());
         };
-        if state == "done" {
+        if status.state == UnitState::Done {
             return Ok(());
         }
-        let p = penta.0.map(|n| n as i64);
-        tx.execute(
-            "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses, file_sha256, file_bytes, games)
-             values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            params![
+        results::insert(
+            &tx,
+            &CountedResult {
                 unit,
-                campaign,
                 worker,
-                p[0],
-                p[1],
-                p[2],
-                p[3],
-                p[4],
-                now_ms(),
-                white[0],
-                white[1],
-                white[2],
-                file.sha256,
-                file.bytes,
-                games.len() as i64
-            ],
+                pentanomial: penta,
+                white,
+                done_ms: now_ms(),
+                file: &GamesFileRecord {
+                    sha256: file.sha256,
+                    bytes: file.bytes,
+                    games: u64::try_from(games.len()).unwrap_or(u64::MAX),
+                },
+            },
         )?;
-        tx.execute("update units set state = 'done' where id = ?1", [unit])?;
-        campaigns::add_counts(&tx, campaign, &penta, &white_games)?;
-        let elapsed_min: Option<f64> = tx
-            .query_row(
-                "select (?2 - leased_ms) / 60000.0 from units where id = ?1",
-                params![unit, now_ms()],
-                |r| r.get(0),
-            )
-            .optional()?;
+        units::mark_done(&tx, unit)?;
+        campaigns::add_counts(&tx, campaign, &penta, &white)?;
+        let elapsed_min = units::minutes_leased(&tx, unit, now_ms())?;
         if let Some(minutes) = elapsed_min.filter(|m| *m > 0.0) {
             let rate = penta.pairs() as f64 / minutes;
             workers::set_pace(&tx, worker, rate)?;
@@ -365,7 +325,7 @@ impl Coordinator {
             }
             if let (Some(spsa), Some(perturbation)) = (
                 &mut live.spsa,
-                UnitPerturbation::from_text(&spsa_text).map_err(StorageError::Spsa)?,
+                UnitPerturbation::from_text(&status.spsa).map_err(StorageError::Spsa)?,
             ) {
                 spsa.apply(
                     &perturbation.perturbation(),
@@ -484,15 +444,8 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<Vec<outliers::WorkerStanding>, CoordinatorError> {
-        let workers: Vec<WorkerId> = {
-            let db = self.db();
-            let mut stmt = db.prepare(
-                "select distinct worker_id from results where campaign_id = ?1 order by worker_id",
-            )?;
-            let rows = stmt.query_map([campaign], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
         let db = self.db();
+        let workers = results::workers_of(&db, campaign)?;
         let per_worker = workers
             .into_iter()
             .map(|w| Ok((w.clone(), results::of_worker(&db, campaign, &w)?)))

@@ -15,10 +15,10 @@ use super::error::{CampaignError, LeaseError, file_error};
 use super::{CampaignState, Coordinator, CoordinatorError, restore_campaign};
 use crate::campaign::CampaignKind;
 use crate::ids::{CampaignId, UnitId, WorkerId};
-use ajaxlab_store::state::row::parsed;
 use ajaxlab_store::state::schema::recount;
-use ajaxlab_store::state::{campaigns, workers};
-use rusqlite::{OptionalExtension, params};
+use ajaxlab_store::state::{
+    CountedUnit, Exclusion, campaigns, exclusions, results, units, workers,
+};
 use std::path::PathBuf;
 
 impl Coordinator {
@@ -59,43 +59,27 @@ impl Coordinator {
         }
         // The token's workers; only the one named for a worker registered
         // before workers were bound to tokens (an empty hash).
-        const SAME_TOKEN: &str =
-            "select id from workers where (?2 != '' and token_hash = ?2) or id = ?3";
-        let (units, workers): (Vec<(UnitId, WorkerId)>, usize) = {
+        let (units, workers): (Vec<CountedUnit>, u64) = {
             let db = self.db();
             if !token.as_str().is_empty() {
-                db.execute(
-                    "insert or ignore into excluded_tokens (campaign_id, token_hash, at_ms) values (?1, ?2, ?3)",
-                    params![campaign, token, super::now_ms()],
-                )?;
+                exclusions::exclude_token(&db, campaign, &token, super::now_ms())?;
             }
-            let workers = db.execute(
-                &format!("insert or ignore into exclusions select ?1, id from ({SAME_TOKEN})"),
-                params![campaign, token, worker],
-            )?;
+            let workers = exclusions::exclude_workers(&db, campaign, &token, worker)?;
             // Units they hold now go back too: what they submit for them is stale.
-            db.execute(
-                &format!("update units set state = 'free', worker_id = '', lease_token = '' where campaign_id = ?1 and state = 'leased' and worker_id in ({SAME_TOKEN})"),
-                params![campaign, token, worker],
-            )?;
-            let mut stmt = db.prepare(&format!(
-                "select unit_id, worker_id, rowid from results where campaign_id = ?1 and worker_id in ({SAME_TOKEN}) order by rowid"
-            ))?;
-            let rows = stmt.query_map(params![campaign, token, worker], |r| {
-                Ok((parsed(r, 0, "results", "unit_id")?, r.get(1)?))
-            })?;
-            (rows.collect::<Result<_, _>>()?, workers)
+            exclusions::free_units_of(&db, campaign, &token, worker)?;
+            let units = exclusions::counted_units_of(&db, campaign, &token, worker)?;
+            (units, workers)
         };
         let excluded = self.campaign_dir(campaign).join("excluded");
         std::fs::create_dir_all(&excluded).map_err(file_error(excluded))?;
-        for (unit, by) in &units {
+        for CountedUnit { unit, worker: by } in &units {
             let file = self.unit_file(campaign, unit);
             if file.exists() {
                 std::fs::rename(&file, self.excluded_file(campaign, unit, by))
                     .map_err(file_error(&file))?;
             }
         }
-        let units: Vec<UnitId> = units.into_iter().map(|(unit, _)| unit).collect();
+        let units: Vec<UnitId> = units.into_iter().map(|u| u.unit).collect();
         self.count_out(campaign, &units)?;
         tracing::info!(
             %worker,
@@ -116,11 +100,8 @@ impl Coordinator {
         let mut db = self.db();
         let tx = db.transaction()?;
         for unit in units {
-            tx.execute("delete from results where unit_id = ?1", [unit])?;
-            tx.execute(
-                "update units set state = 'free', worker_id = '', lease_token = '', deadline_ms = 0 where id = ?1",
-                [unit],
-            )?;
+            results::delete(&tx, unit)?;
+            units::recycle(&tx, unit)?;
         }
         let text = campaigns::config_toml(&tx, campaign)?
             .ok_or_else(|| CampaignError::Unknown(campaign.clone()))?;
@@ -148,29 +129,15 @@ impl Coordinator {
     /// Finishes exclusions a crash interrupted: counted units whose file is
     /// only under `excluded/`.
     pub(super) fn finish_interrupted_exclusions(&self) -> Result<(), CoordinatorError> {
-        let exclusions: Vec<(CampaignId, WorkerId)> = {
-            let db = self.db();
-            let mut stmt = db.prepare("select campaign_id, worker_id from exclusions")?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<Result<_, _>>()?
-        };
-        for (campaign, worker) in exclusions {
-            let units: Vec<UnitId> = {
-                let db = self.db();
-                let mut stmt = db.prepare(
-                    "select unit_id, rowid from results where campaign_id = ?1 and worker_id = ?2",
-                )?;
-                let rows = stmt.query_map(params![campaign, worker], |r| {
-                    parsed(r, 0, "results", "unit_id")
-                })?;
-                rows.collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .filter(|u| {
-                        !self.unit_file(&campaign, u).exists()
-                            && self.excluded_file(&campaign, u, &worker).exists()
-                    })
-                    .collect()
-            };
+        let excluded = exclusions::all(&self.db())?;
+        for Exclusion { campaign, worker } in excluded {
+            let units: Vec<UnitId> = results::units_of(&self.db(), &campaign, &worker)?
+                .into_iter()
+                .filter(|u| {
+                    !self.unit_file(&campaign, u).exists()
+                        && self.excluded_file(&campaign, u, &worker).exists()
+                })
+                .collect();
             if !units.is_empty() {
                 self.count_out(&campaign, &units)?;
             }
@@ -187,16 +154,6 @@ impl Coordinator {
         campaign: &CampaignId,
         worker: &WorkerId,
     ) -> Result<bool, CoordinatorError> {
-        let found: Option<i64> = self
-            .db()
-            .query_row(
-                "select 1 from exclusions where campaign_id = ?1 and worker_id = ?2
-                 union select 1 from excluded_tokens t join workers w on w.token_hash = t.token_hash
-                   where t.campaign_id = ?1 and w.id = ?2",
-                params![campaign, worker],
-                |r| r.get(0),
-            )
-            .optional()?;
-        Ok(found.is_some())
+        Ok(exclusions::is_excluded(&self.db(), campaign, worker)?)
     }
 }

@@ -35,7 +35,7 @@ pub mod validate;
 mod verify;
 
 pub use ajaxlab_store::state::UnknownScope;
-pub use ajaxlab_store::state::{CampaignState, UnknownCampaignState};
+pub use ajaxlab_store::state::{CampaignState, UnitState, UnknownCampaignState, UnknownUnitState};
 pub use campaigns::{CampaignView, ParamValue, SprtView};
 pub use counting::MAX_REJECTIONS;
 pub use counting::SpsaStep;

@@ -496,7 +496,7 @@ async fn play_and_submit(
                     header: header(),
                     worker_id: worker_id.to_string(),
                     unit_id: lease.unit.to_string(),
-                    lease_token: lease.token.0.clone(),
+                    lease_token: lease.token.as_str().to_owned(),
                 };
                 match client.renew_lease(renew).await {
                     Ok(r) => renew_every = renewal_interval(r.into_inner().lease_ms),
@@ -525,7 +525,7 @@ async fn play_and_submit(
         header: header(),
         worker_id: worker_id.to_string(),
         unit_id: lease.unit.to_string(),
-        lease_token: lease.token.0.clone(),
+        lease_token: lease.token.as_str().to_owned(),
         games: games
             .iter()
             .map(v1::GameRecord::try_from)
@@ -572,7 +572,7 @@ async fn release(
         header: header(),
         worker_id: worker_id.to_string(),
         unit_id: lease.unit.to_string(),
-        lease_token: lease.token.0.clone(),
+        lease_token: lease.token.as_str().to_owned(),
         engine_failure: failure.map(ToString::to_string).unwrap_or_default(),
     };
     if let Err(s) = client.release_work(release).await {

@@ -2,7 +2,7 @@
 //! its priority and size, and its running totals (the first player's pair
 //! results and White's game results over its counted units).
 
-use super::row::parsed;
+use super::row::{count, parsed, stored};
 pub use crate::campaign_state::{CampaignState, UnknownCampaignState};
 use crate::ids::CampaignId;
 use ajaxlab_stats::{Pentanomial, Trinomial};
@@ -47,16 +47,6 @@ pub struct StoredCampaign {
     pub id: CampaignId,
     /// The campaign file it was created from.
     pub config_toml: String,
-}
-
-/// A count as stored (never negative) as `u64`.
-fn count(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
-}
-
-/// A count as stored: `u64` beyond `i64::MAX` saturates.
-fn stored(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// Whether a campaign of id `id` is stored.
@@ -152,6 +142,18 @@ pub fn config_toml(db: &Connection, id: &CampaignId) -> rusqlite::Result<Option<
         |r| r.get(0),
     )
     .optional()
+}
+
+/// Records that campaign `id`'s pairs up to `next_pair` are in units.
+///
+/// # Errors
+/// SQLite's.
+pub fn set_next_pair(db: &Connection, id: &CampaignId, next_pair: u64) -> rusqlite::Result<()> {
+    db.execute(
+        "update campaigns set next_pair = ?2 where id = ?1",
+        params![id, stored(next_pair)],
+    )?;
+    Ok(())
 }
 
 /// Sets campaign `id`'s state.

@@ -22,6 +22,16 @@ pub struct RowError {
     pub problem: String,
 }
 
+/// A count as stored (never negative) as `u64`.
+pub(crate) fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// A count as stored: `u64` beyond `i64::MAX` saturates.
+pub(crate) fn stored(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// A [`RowError`] of column `idx` (`column` of `table`) of `row`, as the
 /// conversion error SQLite's reads return. The row is named by its
 /// `rowid` if the query selected a column of that name.

@@ -3,6 +3,7 @@
 //! registered under and its pace so far), and the workers that cannot
 //! start an engine of a campaign, with why.
 
+use super::row::parsed;
 use super::tokens::TokenHash;
 use crate::ids::{CampaignId, WorkerId};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -145,13 +146,13 @@ pub fn token_of(db: &Connection, id: &WorkerId) -> rusqlite::Result<Option<Token
 /// Registered workers, in the order they registered.
 ///
 /// # Errors
-/// SQLite's; a conversion error for a stored id that is no worker id.
+/// SQLite's; a [`super::RowError`] for a stored id that is no worker id.
 pub fn all(db: &Connection) -> rusqlite::Result<Vec<WorkerInfo>> {
     let mut stmt =
-        db.prepare("select id, name, version, cores from workers order by registered_ms")?;
+        db.prepare("select id, name, version, cores, rowid from workers order by registered_ms")?;
     let rows = stmt.query_map([], |r| {
         Ok(WorkerInfo {
-            id: r.get(0)?,
+            id: parsed(r, 0, "workers", "id")?,
             name: r.get(1)?,
             version: r.get(2)?,
             cores: r.get(3)?,
@@ -183,14 +184,14 @@ pub fn record_failure(
 /// they reported it.
 ///
 /// # Errors
-/// SQLite's; a conversion error for a stored id that is no worker id.
+/// SQLite's; a [`super::RowError`] for a stored id that is no worker id.
 pub fn failures(db: &Connection, campaign: &CampaignId) -> rusqlite::Result<Vec<EngineFailure>> {
     let mut stmt = db.prepare(
-        "select worker_id, reason from engine_failures where campaign_id = ?1 order by at_ms",
+        "select worker_id, reason, rowid from engine_failures where campaign_id = ?1 order by at_ms",
     )?;
     let rows = stmt.query_map([campaign], |r| {
         Ok(EngineFailure {
-            worker: r.get(0)?,
+            worker: parsed(r, 0, "engine_failures", "worker_id")?,
             reason: r.get(1)?,
         })
     })?;
