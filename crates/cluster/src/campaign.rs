@@ -185,7 +185,7 @@ impl CampaignSpec {
         FileMetadata {
             param_names: Vec::new(),
             kind: Some(kind),
-            campaign: Some(self.name.to_string()),
+            campaign: Some(self.name.clone()),
             campaign_toml: Some(toml_text.to_owned()),
         }
     }

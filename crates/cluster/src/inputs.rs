@@ -11,16 +11,9 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// One file a campaign file names, as captured (or, for the artifacts a
-/// campaign ships to its workers, as uploaded).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Input {
-    /// The key that names it (`openings`, `players[1].params`).
-    pub key: String,
-    /// The path as written in the campaign file.
-    pub path: String,
-    /// SHA-256 of its contents, in hex.
-    pub sha256: String,
-}
+/// campaign ships to its workers, as uploaded): the record the
+/// coordinator's state keeps of it.
+pub use ajaxlab_store::state::Input;
 
 /// The captured files of one campaign file and the directory of their copies.
 #[derive(Clone, Debug)]

@@ -345,12 +345,7 @@ async fn metrics(State(c): State<Arc<Coordinator>>) -> Response {
         "# HELP ajaxlab_units Units by state.\n# TYPE ajaxlab_units gauge"
     );
     for u in units {
-        let _ = writeln!(
-            out,
-            "ajaxlab_units{{state=\"{}\"}} {}",
-            escape(&u.state),
-            u.units
-        );
+        let _ = writeln!(out, "ajaxlab_units{{state=\"{}\"}} {}", u.state, u.units);
     }
     let gauges: [Gauge; 2] = [
         (

@@ -149,6 +149,60 @@ fn bad_messages_get_their_status_and_the_coordinator_serves_on() {
             .unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
         assert!(e.message().starts_with("WorkRequest.worker_id: "), "{e:?}");
+        for bad in ["../x-0", "bad", "bad-07"] {
+            let e = client
+                .submit_results(v1::SubmitResultsRequest {
+                    unit_id: bad.into(),
+                    ..submit(Vec::new())
+                })
+                .await
+                .unwrap_err();
+            assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+            assert!(
+                e.message().starts_with("SubmitResultsRequest.unit_id: not a unit id ("),
+                "{e:?}"
+            );
+            let e = client
+                .renew_lease(v1::RenewLeaseRequest {
+                    header: header(),
+                    worker_id: worker_id.clone(),
+                    unit_id: bad.into(),
+                    lease_token: unit.lease_token.clone(),
+                })
+                .await
+                .unwrap_err();
+            assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+            assert!(
+                e.message().starts_with("RenewLeaseRequest.unit_id: "),
+                "{e:?}"
+            );
+            let e = client
+                .release_work(v1::ReleaseWorkRequest {
+                    header: header(),
+                    worker_id: worker_id.clone(),
+                    unit_id: bad.into(),
+                    lease_token: unit.lease_token.clone(),
+                    engine_failure: String::new(),
+                })
+                .await
+                .unwrap_err();
+            assert_eq!(e.code(), Code::InvalidArgument, "{e:?}");
+            assert!(
+                e.message().starts_with("ReleaseWorkRequest.unit_id: "),
+                "{e:?}"
+            );
+        }
+        // A well-formed id the coordinator never issued is unknown.
+        let e = client
+            .renew_lease(v1::RenewLeaseRequest {
+                header: header(),
+                worker_id: worker_id.clone(),
+                unit_id: "bad-999999".into(),
+                lease_token: unit.lease_token.clone(),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), Code::NotFound, "{e:?}");
         let operator = c.issue_token(Scope::Operator, "bad").unwrap();
         let mut operator = OperatorClient::with_interceptor(
             channel.clone(),

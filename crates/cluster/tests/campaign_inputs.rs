@@ -51,7 +51,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
     assert_eq!(first.openings, listed());
     let games = play(&first);
     assert_eq!(
-        c.submit(&w, &Lease::of(&first), &games).unwrap(),
+        c.submit(&w, &Lease::of(&first).unwrap(), &games).unwrap(),
         Submitted::Accepted
     );
     drop(c);
@@ -62,7 +62,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
     let unit = c.request_work(&w).unwrap().unwrap();
     assert_eq!(unit.openings, listed(), "the deleted list still plays");
     let games = play(&unit);
-    c.submit(&w, &Lease::of(&unit), &games).unwrap();
+    c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap();
     drop(c);
 
     std::fs::write(&list, "1\n2\n").unwrap();
@@ -71,7 +71,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
     while let Some(unit) = c.request_work(&w).unwrap() {
         assert_eq!(unit.openings, listed(), "the edit is not seen");
         let games = play(&unit);
-        c.submit(&w, &Lease::of(&unit), &games).unwrap();
+        c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap();
     }
     let view = c.campaign(&campaign_id("inputs")).unwrap();
     assert_eq!((view.state.as_str(), view.pairs_done), ("finished", 3));

@@ -27,7 +27,8 @@ fn play_out(c: &Coordinator, worker: &WorkerKey) -> usize {
     while let Some(unit) = c.request_work(worker).unwrap() {
         let games = play(&unit);
         assert_eq!(
-            c.submit(worker, &Lease::of(&unit), &games).unwrap(),
+            c.submit(worker, &Lease::of(&unit).unwrap(), &games)
+                .unwrap(),
             Submitted::Accepted
         );
         units += 1;
@@ -227,7 +228,7 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
             "θ+ {plus} and θ− {minus} differ by 2·c_k"
         );
         let games = play(&unit);
-        c.submit(&w, &Lease::of(&unit), &games).unwrap();
+        c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap();
         units.push(unit.unit_id);
     }
     let straight = c.campaign(&campaign_id("tune")).unwrap();
@@ -249,16 +250,19 @@ fn spsa_units_carry_their_perturbation_and_a_restart_changes_nothing() {
     let second = c.request_work(&w).unwrap().unwrap();
     let first_games = play(&first);
     let second_games = play(&second);
-    c.submit(&w, &Lease::of(&first), &first_games).unwrap();
+    c.submit(&w, &Lease::of(&first).unwrap(), &first_games)
+        .unwrap();
     drop(c);
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     assert_eq!(
-        c.submit(&w, &Lease::of(&second), &second_games).unwrap(),
+        c.submit(&w, &Lease::of(&second).unwrap(), &second_games)
+            .unwrap(),
         Submitted::Accepted,
         "the perturbation in flight survives the restart"
     );
     assert_eq!(
-        c.submit(&w, &Lease::of(&first), &first_games).unwrap(),
+        c.submit(&w, &Lease::of(&first).unwrap(), &first_games)
+            .unwrap(),
         Submitted::Duplicate
     );
     play_out(&c, &w);
@@ -287,7 +291,9 @@ fn spsa_results_under_other_parameters_are_refused() {
     let theta_plus = builtin(&mut unit.players[0]).params.clone();
     builtin(&mut unit.players[1]).params = theta_plus;
     let games = play(&unit);
-    let e = c.submit(&w, &Lease::of(&unit), &games).unwrap_err();
+    let e = c
+        .submit(&w, &Lease::of(&unit).unwrap(), &games)
+        .unwrap_err();
     assert!(
         matches!(&e, CoordinatorError::Submission(_) if e.to_string().contains("parameters")),
         "{e:?}"
@@ -302,7 +308,7 @@ fn a_stopped_tune_writes_its_values_as_they_stand_and_a_running_one_none() {
     let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     let games = play(&unit);
-    c.submit(&w, &Lease::of(&unit), &games).unwrap();
+    c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap();
     let tune = dir.join("campaigns/tune");
     assert!(!tune.join(FINAL_TOML).exists(), "nothing while it runs");
     c.set_campaign_state(&campaign_id("tune"), CampaignState::Stopped)
@@ -359,13 +365,15 @@ max_plies = 80
     let mut forged = unit.clone();
     forged.imbalance_first.clear();
     let games = play(&forged);
-    let e = c.submit(&w, &Lease::of(&unit), &games).unwrap_err();
+    let e = c
+        .submit(&w, &Lease::of(&unit).unwrap(), &games)
+        .unwrap_err();
     assert!(
         matches!(&e, CoordinatorError::Submission(_) if e.to_string().contains("opening")),
         "{e:?}"
     );
     assert_eq!(
-        c.submit(&w, &Lease::of(&unit), &honest).unwrap(),
+        c.submit(&w, &Lease::of(&unit).unwrap(), &honest).unwrap(),
         Submitted::Accepted
     );
 }
@@ -397,7 +405,7 @@ max_plies = 80
         moves(&games[1]),
         "the same engine from the same start, yet different games"
     );
-    c.submit(&w, &Lease::of(&unit), &games).unwrap();
+    c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap();
     play_out(&c, &w);
     let view = c.campaign(&campaign_id("fm")).unwrap();
     assert_eq!(view.kind, ajaxlab_store::RunKind::FirstMove);
@@ -422,7 +430,8 @@ fn a_campaign_asking_for_pgn_writes_its_counted_games_when_it_ends() {
     // Not before the campaign ends: a unit in, none out yet.
     let unit = c.request_work(&w).unwrap().unwrap();
     let id = unit.campaign_id.clone();
-    c.submit(&w, &Lease::of(&unit), &play(&unit)).unwrap();
+    c.submit(&w, &Lease::of(&unit).unwrap(), &play(&unit))
+        .unwrap();
     assert!(!pgn(&id).exists(), "{id}: written before it ended");
     play_out(&c, &w);
     let text = std::fs::read_to_string(pgn("with-pgn")).unwrap();

@@ -43,11 +43,11 @@ fn a_campaign_completes_with_every_pair_counted_once() {
     while let Some(unit) = c.request_work(&w).unwrap() {
         let games = play(&unit);
         assert_eq!(
-            c.submit(&w, &Lease::of(&unit), &games).unwrap(),
+            c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap(),
             Submitted::Accepted
         );
         assert_eq!(
-            c.submit(&w, &Lease::of(&unit), &games).unwrap(),
+            c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap(),
             Submitted::Duplicate,
             "a repeat is dropped"
         );
@@ -77,20 +77,21 @@ fn an_expired_lease_goes_to_another_worker_and_the_late_results_are_dropped() {
         "the same pairs are reissued"
     );
     assert!(matches!(
-        c.renew(&slow, &Lease::of(&unit)),
+        c.renew(&slow, &Lease::of(&unit).unwrap()),
         Err(CoordinatorError::Lease(LeaseError::Lost(_)))
     ));
     let games = play(&unit);
     assert_eq!(
-        c.submit(&slow, &Lease::of(&unit), &games).unwrap(),
+        c.submit(&slow, &Lease::of(&unit).unwrap(), &games).unwrap(),
         Submitted::Stale
     );
     assert_eq!(
-        c.submit(&fast, &Lease::of(&again), &games).unwrap(),
+        c.submit(&fast, &Lease::of(&again).unwrap(), &games)
+            .unwrap(),
         Submitted::Accepted
     );
     assert_eq!(
-        c.submit(&slow, &Lease::of(&unit), &games).unwrap(),
+        c.submit(&slow, &Lease::of(&unit).unwrap(), &games).unwrap(),
         Submitted::Duplicate
     );
     assert_eq!(
@@ -105,7 +106,7 @@ fn forged_results_are_rejected_and_nothing_is_stored() {
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     let honest = play(&unit);
-    let submit = |games: &[v1::GameRecord]| c.submit(&w, &Lease::of(&unit), games);
+    let submit = |games: &[v1::GameRecord]| c.submit(&w, &Lease::of(&unit).unwrap(), games);
     let expect_rejected = |games: Vec<v1::GameRecord>, why: &str| {
         let e = submit(&games).unwrap_err();
         assert!(
@@ -135,11 +136,19 @@ fn forged_results_are_rejected_and_nothing_is_stored() {
     crash[0].termination = i32::from(v1::Termination::EngineCrash);
     expect_rejected(crash, "does not follow");
     assert!(matches!(
-        c.submit(&w, &Lease::new("state-test-999", "x"), &honest),
+        c.submit(
+            &w,
+            &Lease::new("state-test-999".parse().unwrap(), "x"),
+            &honest
+        ),
         Err(CoordinatorError::Lease(LeaseError::UnknownUnit(_)))
     ));
     let wrong_token = c
-        .submit(&w, &Lease::new(unit.unit_id.clone(), "forged"), &honest)
+        .submit(
+            &w,
+            &Lease::new(unit.unit_id.parse().unwrap(), "forged"),
+            &honest,
+        )
         .unwrap();
     assert_eq!(
         wrong_token,
@@ -176,7 +185,8 @@ fn a_restarted_coordinator_resumes_and_counts_stored_games_once() {
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     assert_eq!(
-        c.submit(&w, &Lease::of(&unit), &play(&unit)).unwrap(),
+        c.submit(&w, &Lease::of(&unit).unwrap(), &play(&unit))
+            .unwrap(),
         Submitted::Accepted
     );
     let second = c.request_work(&w).unwrap().unwrap();
@@ -194,7 +204,8 @@ fn a_restarted_coordinator_resumes_and_counts_stored_games_once() {
     );
     // The lease held across the restart still works.
     assert_eq!(
-        c.submit(&w, &Lease::of(&second), &play(&second)).unwrap(),
+        c.submit(&w, &Lease::of(&second).unwrap(), &play(&second))
+            .unwrap(),
         Submitted::Accepted
     );
     let done = u64::from(unit.pair_count + second.pair_count);
@@ -377,10 +388,10 @@ fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
                 m.score = Some(0);
             }
             g.termination = i32::from(v1::Termination::AdjudicatedResign);
-            assert!(c.submit(&w, &Lease::of(&unit), &forged).is_err());
+            assert!(c.submit(&w, &Lease::of(&unit).unwrap(), &forged).is_err());
         }
         assert_eq!(
-            c.submit(&w, &Lease::of(&unit), &games).unwrap(),
+            c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap(),
             Submitted::Accepted,
             "{terminations:?}"
         );
@@ -470,7 +481,8 @@ fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
         .unwrap();
     for w in [&suspect, &honest] {
         let unit = c.request_work(w).unwrap().unwrap();
-        c.submit(w, &Lease::of(&unit), &play(&unit)).unwrap();
+        c.submit(w, &Lease::of(&unit).unwrap(), &play(&unit))
+            .unwrap();
     }
     // One more unit in the suspect's hands when it is excluded.
     let held = c.request_work(&suspect).unwrap().unwrap();
@@ -491,14 +503,16 @@ fn an_excluded_worker_is_counted_out_and_its_units_are_played_again() {
         "no more units for it"
     );
     assert_eq!(
-        c.submit(&suspect, &Lease::of(&held), &play(&held)).unwrap(),
+        c.submit(&suspect, &Lease::of(&held).unwrap(), &play(&held))
+            .unwrap(),
         Submitted::Stale,
         "what it still holds is taken back"
     );
     let excluded = dir.join("campaigns/state-test/excluded");
     assert_eq!(std::fs::read_dir(&excluded).unwrap().count(), 1);
     while let Some(unit) = c.request_work(&honest).unwrap() {
-        c.submit(&honest, &Lease::of(&unit), &play(&unit)).unwrap();
+        c.submit(&honest, &Lease::of(&unit).unwrap(), &play(&unit))
+            .unwrap();
     }
     let view = c.campaign(&campaign_id("state-test")).unwrap();
     assert_eq!((view.state.as_str(), view.pairs_done), ("finished", 4));
@@ -526,7 +540,8 @@ fn an_exclusion_cut_short_by_a_crash_is_finished_on_restart() {
     let (c, dir) = setup(Duration::from_secs(60));
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
-    c.submit(&w, &Lease::of(&unit), &play(&unit)).unwrap();
+    c.submit(&w, &Lease::of(&unit).unwrap(), &play(&unit))
+        .unwrap();
     drop(c);
     // The first step of an exclusion: the file moved, the database not yet changed.
     let campaign = dir.join("campaigns/state-test");

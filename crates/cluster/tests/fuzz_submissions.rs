@@ -185,14 +185,14 @@ proptest! {
             apply(&mut games[game % count], m);
         }
         games.truncate(keep.max(1) * 2);
-        let first = c.submit(w, &Lease::of(unit), &games);
+        let first = c.submit(w, &Lease::of(unit).unwrap(), &games);
         if matches!(first, Ok(Submitted::Accepted)) {
             prop_assert_eq!(
                 c.campaign(&campaign_id("fuzz")).unwrap().pairs_done,
                 u64::from(unit.pair_count)
             );
             prop_assert_eq!(
-                c.submit(w, &Lease::of(unit), &games).unwrap(),
+                c.submit(w, &Lease::of(unit).unwrap(), &games).unwrap(),
                 Submitted::Duplicate
             );
         } else {
@@ -230,7 +230,7 @@ proptest! {
                 continue;
             }
             if let Ok(request) = v1::SubmitResultsRequest::decode(bytes.as_slice()) {
-                let _answered = c.submit(w, &Lease::of(unit), &request.games);
+                let _answered = c.submit(w, &Lease::of(unit).unwrap(), &request.games);
             }
         }
     }

@@ -65,7 +65,7 @@ fn games_past_max_plies_and_fields_the_worker_cannot_choose_are_refused() {
     let w = worker(&c, "w");
     let unit = c.request_work(&w).unwrap().unwrap();
     let honest = play(&unit);
-    let submit = |games: &[v1::GameRecord]| c.submit(&w, &Lease::of(&unit), games);
+    let submit = |games: &[v1::GameRecord]| c.submit(&w, &Lease::of(&unit).unwrap(), games);
     let forged = |edit: &dyn Fn(&mut v1::GameRecord)| {
         let mut games = honest.clone();
         edit(&mut games[0]);
@@ -154,7 +154,7 @@ fn a_score_of_i32_min_is_no_quiet_score_for_a_draw_adjudication() {
     g.final_fen = pos.fen();
     g.result = i32::from(v1::GameResult::Draw);
     g.termination = i32::from(v1::Termination::AdjudicatedDraw);
-    let e = refusal(c.submit(&w, &Lease::of(&unit), &forged));
+    let e = refusal(c.submit(&w, &Lease::of(&unit).unwrap(), &forged));
     assert!(e.contains("does not follow from the moves"), "{e}");
 }
 
@@ -175,10 +175,10 @@ fn a_worker_id_serves_only_with_its_token_and_exclusion_holds_for_the_token() {
     let unit = c.request_work(&honest).unwrap().unwrap();
     let games = play(&unit);
     for result in [
-        c.submit(&impostor, &Lease::of(&unit), &games),
-        c.renew(&impostor, &Lease::of(&unit))
+        c.submit(&impostor, &Lease::of(&unit).unwrap(), &games),
+        c.renew(&impostor, &Lease::of(&unit).unwrap())
             .map(|_| Submitted::Accepted),
-        c.release(&impostor, &Lease::of(&unit))
+        c.release(&impostor, &Lease::of(&unit).unwrap())
             .map(|()| Submitted::Accepted),
     ] {
         assert!(
@@ -200,12 +200,20 @@ fn a_worker_id_serves_only_with_its_token_and_exclusion_holds_for_the_token() {
         token: thief.token.clone(),
     };
     assert!(
-        c.submit(&nobody, &Lease::new(unit.unit_id.clone(), ""), &games)
-            .is_err()
+        c.submit(
+            &nobody,
+            &Lease::new(unit.unit_id.parse().unwrap(), ""),
+            &games
+        )
+        .is_err()
     );
     assert_eq!(
-        c.submit(&thief, &Lease::new(unit.unit_id.clone(), ""), &games)
-            .unwrap(),
+        c.submit(
+            &thief,
+            &Lease::new(unit.unit_id.parse().unwrap(), ""),
+            &games
+        )
+        .unwrap(),
         Submitted::Stale
     );
     assert_eq!(c.campaign(&campaign_id("short")).unwrap().pairs_done, 0);
@@ -216,7 +224,8 @@ fn a_worker_id_serves_only_with_its_token_and_exclusion_holds_for_the_token() {
     assert!(c.is_excluded(&campaign_id("short"), &again.id).unwrap());
     let unit = c.request_work(&thief).unwrap().unwrap();
     assert_eq!(
-        c.submit(&thief, &Lease::of(&unit), &play(&unit)).unwrap(),
+        c.submit(&thief, &Lease::of(&unit).unwrap(), &play(&unit))
+            .unwrap(),
         Submitted::Accepted
     );
 }
@@ -234,7 +243,7 @@ fn one_unit_submitted_sixteen_times_at_once_is_counted_once_and_stored_once() {
             .map(|_| {
                 s.spawn(|| {
                     start.wait();
-                    c.submit(&w, &Lease::of(&unit), &games).unwrap()
+                    c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap()
                 })
             })
             .collect();
@@ -314,7 +323,8 @@ fn games_files_changed_on_disk_are_quarantined_and_their_pairs_played_again() {
             std::fs::write(unit_file(&dir, &unit.unit_id), b"not parquet").unwrap();
             break;
         }
-        c.submit(&w, &Lease::of(&unit), &play(&unit)).unwrap();
+        c.submit(&w, &Lease::of(&unit).unwrap(), &play(&unit))
+            .unwrap();
         units.push(unit.unit_id);
     }
     assert_eq!(units.len(), 3, "the test needs units of one pair");
@@ -371,7 +381,8 @@ fn games_files_changed_on_disk_are_quarantined_and_their_pairs_played_again() {
     assert_eq!(quarantine.len(), 3, "the deleted one has no file to keep");
     // Every pair is played again, and the campaign ends whole.
     while let Some(unit) = c.request_work(&w).unwrap() {
-        c.submit(&w, &Lease::of(&unit), &play(&unit)).unwrap();
+        c.submit(&w, &Lease::of(&unit).unwrap(), &play(&unit))
+            .unwrap();
     }
     let view = c.campaign(&campaign_id("short")).unwrap();
     assert_eq!((view.state, view.pairs_done), (CampaignState::Finished, 4));
@@ -387,7 +398,7 @@ fn submit_forged(c: &Coordinator, key: &WorkerKey) -> v1::WorkUnit {
     } else {
         v1::GameResult::Draw
     });
-    refusal(c.submit(key, &Lease::of(&unit), &games));
+    refusal(c.submit(key, &Lease::of(&unit).unwrap(), &games));
     unit
 }
 
@@ -409,7 +420,8 @@ fn a_token_that_keeps_sending_bad_units_gets_no_more_and_the_campaign_runs_on() 
     );
     let good = worker(&c, "good");
     while let Some(unit) = c.request_work(&good).unwrap() {
-        c.submit(&good, &Lease::of(&unit), &play(&unit)).unwrap();
+        c.submit(&good, &Lease::of(&unit).unwrap(), &play(&unit))
+            .unwrap();
     }
     assert_eq!(
         c.campaign(&campaign_id("short")).unwrap().state,
@@ -538,7 +550,7 @@ fn a_lease_is_given_and_renewed_as_a_duration_never_as_a_clock_time() {
     let unit = c.request_work(&w).unwrap().unwrap();
     assert_eq!(unit.lease_ms, 1500);
     assert_eq!(
-        c.renew(&w, &Lease::of(&unit)).unwrap(),
+        c.renew(&w, &Lease::of(&unit).unwrap()).unwrap(),
         Duration::from_millis(1500)
     );
 }

@@ -85,3 +85,24 @@ fn a_unit_stored_but_not_counted_in_main_s_state_is_counted_once() {
     assert_as_main_left_it(&view(&dir));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_stored_unit_id_that_is_no_unit_id_is_an_error_naming_its_row() {
+    let dir = copy_of_fixture();
+    {
+        let db = rusqlite::Connection::open(dir.join("coordinator.sqlite3")).unwrap();
+        db.execute_batch(
+            "update results set unit_id = '../fixture-sprt-1' where unit_id = 'fixture-sprt-1';",
+        )
+        .unwrap();
+    }
+    let e = Coordinator::open(&dir, Duration::from_secs(60), 0)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("results row 2: unit_id: \"../fixture-sprt-1\": not a unit id"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

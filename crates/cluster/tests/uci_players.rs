@@ -152,7 +152,7 @@ fn every_kind_but_spsa_takes_uci_players() {
                 Some(binary.sha256.as_str())
             );
         }
-        c.release(&w, &Lease::of(&unit)).unwrap();
+        c.release(&w, &Lease::of(&unit).unwrap()).unwrap();
         units += 1;
         if units > 20 {
             break;
@@ -244,7 +244,7 @@ fn a_forged_result_or_an_illegal_move_of_a_uci_game_is_refused() {
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     let honest = play_as_uci(&unit);
-    let submit = |games: &[v1::GameRecord]| c.submit(&w, &Lease::of(&unit), games);
+    let submit = |games: &[v1::GameRecord]| c.submit(&w, &Lease::of(&unit).unwrap(), games);
     let refused = |games: Vec<v1::GameRecord>, why: &str| {
         let e = submit(&games).unwrap_err().to_string();
         assert!(e.contains(why), "{why}: {e}");

@@ -167,7 +167,8 @@ fn read_file(path: &Path) -> Result<Vec<(RunKind, String, RunFile)>, ReportError
         Some(KindMetadata::Sprt(sprt)) => (Some(sprt), None),
         Some(KindMetadata::PieceValue(part)) => {
             let id = campaign
-                .clone()
+                .as_ref()
+                .map(ToString::to_string)
                 .or_else(|| records.first().map(|g| g.run_id.clone()))
                 .unwrap_or_default();
             let name = part.name.unwrap_or_else(|| {
@@ -190,9 +191,10 @@ fn read_file(path: &Path) -> Result<Vec<(RunKind, String, RunFile)>, ReportError
         games,
     };
     if let Some(id) = campaign {
+        // A part's run is its campaign's: the NAME of its NAME.PART.
         let id = match &part {
-            Some(p) => campaign_of_part(&id, &p.name),
-            None => id,
+            Some(_) => id.name().to_owned(),
+            None => id.to_string(),
         };
         return Ok(vec![(kind, id, file(records))]);
     }
@@ -216,7 +218,8 @@ fn read_file(path: &Path) -> Result<Vec<(RunKind, String, RunFile)>, ReportError
         .collect())
 }
 
-/// The piece-value campaign a part's id `NAME.PART` belongs to.
+/// The piece-value campaign a part's id `NAME.PART` belongs to, for a
+/// part's run id (a file without a campaign id in its metadata).
 fn campaign_of_part(id: &str, part: &str) -> String {
     id.strip_suffix(part)
         .and_then(|rest| rest.strip_suffix('.'))

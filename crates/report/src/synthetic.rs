@@ -123,12 +123,13 @@ pub fn pentanomial_games(run_id: &str, first_pair: u64, counts: [u64; 5]) -> Vec
     games
 }
 
-/// Metadata of a campaign file of `kind` with campaign id `campaign`.
+/// Metadata of a campaign file of `kind` with campaign id `campaign`
+/// (none if `campaign` is no campaign id).
 #[must_use]
 pub fn metadata(kind: KindMetadata, campaign: &str) -> FileMetadata {
     FileMetadata {
         kind: Some(kind),
-        campaign: Some(campaign.to_owned()),
+        campaign: campaign.parse().ok(),
         ..FileMetadata::default()
     }
 }

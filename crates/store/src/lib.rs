@@ -1,5 +1,5 @@
-//! The store: every game ajaxlab plays as one typed [`GameRecord`], and the
-//! Parquet files that hold them.
+//! The store: every game ajaxlab plays as one typed [`GameRecord`], the
+//! Parquet files that hold them, and the coordinator's durable state.
 //!
 //! - [`record`]: the record of one game and its vocabulary ([`Termination`],
 //!   the result as [`ajaxlab_rules::GameResult`], the variant as
@@ -8,6 +8,10 @@
 //! - [`metadata`]: a games file's key-value metadata as one typed
 //!   [`FileMetadata`], written and read by the same code.
 //! - [`spsa`]: an SPSA campaign's trajectory file, `spsa.parquet`.
+//! - [`ids`]: the ids of campaigns, units and workers, checked where they
+//!   are read.
+//! - `state` (feature `state`): the coordinator's durable state in SQLite,
+//!   behind a typed API.
 //! - [`atomic`]: the one way files (Parquet or text) are written (a temporary file, synced,
 //!   then renamed), so that a reader never sees a partial file.
 //!
@@ -15,16 +19,22 @@
 //! coordinator) needs nothing but this crate, the rules and the statistics.
 
 pub mod atomic;
+mod campaign_state;
 mod error;
 mod file_name;
 pub mod games;
+pub mod ids;
 pub mod metadata;
 pub mod record;
 pub mod spsa;
+#[cfg(feature = "state")]
+pub mod state;
 
+pub use campaign_state::{CampaignState, UnknownCampaignState};
 pub use error::StoreError;
 pub use file_name::file_safe;
 pub use games::{GamesFile, read_games, write_games};
+pub use ids::{CampaignId, LeaseToken, UnitId, WorkerId};
 pub use metadata::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata};
 pub use record::{GameRecord, MoveRecord, PlayerRecord, Termination};
 pub use spsa::{SPSA_FILE, TrajectoryRow, read_trajectory, write_trajectory};

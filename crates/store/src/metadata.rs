@@ -15,6 +15,7 @@
 //! | `ajaxlab.calibration` | `true` for a piece-value campaign's pawn-odds part, else `false` |
 //! | `ajaxlab.sprt` | an SPRT's design: `{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"model":"normalized"}` |
 
+use crate::ids::{CampaignId, NameError};
 use ajaxlab_stats::{EloModel, SprtConfig};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -244,7 +245,7 @@ pub struct FileMetadata {
     /// read as matches.
     pub kind: Option<KindMetadata>,
     /// The campaign id; `None` outside campaigns (one run per `run_id`).
-    pub campaign: Option<String>,
+    pub campaign: Option<CampaignId>,
     /// The campaign file's text.
     pub campaign_toml: Option<String>,
 }
@@ -298,7 +299,7 @@ impl FileMetadata {
             }
         }
         if let Some(campaign) = &self.campaign {
-            put(CAMPAIGN_KEY, campaign.clone());
+            put(CAMPAIGN_KEY, campaign.to_string());
         }
         if let Some(text) = &self.campaign_toml {
             put(CAMPAIGN_TOML_KEY, text.clone());
@@ -311,9 +312,10 @@ impl FileMetadata {
     /// they are not a JSON array of strings.
     ///
     /// # Errors
-    /// [`MetadataError`] naming the key of an unknown kind, a calibration
-    /// flag other than `true`/`false`, or an SPRT design that is missing or
-    /// malformed in an SPRT file.
+    /// [`MetadataError`] naming the key of an unknown kind, a campaign id
+    /// that breaks the rule of [`CampaignId`], a calibration flag other
+    /// than `true`/`false`, or an SPRT design that is missing or malformed
+    /// in an SPRT file.
     pub fn from_pairs<'a, I>(pairs: I) -> Result<FileMetadata, MetadataError>
     where
         I: IntoIterator<Item = (&'a String, &'a String)>,
@@ -333,7 +335,12 @@ impl FileMetadata {
         Ok(FileMetadata {
             param_names,
             kind,
-            campaign: m.get(CAMPAIGN_KEY).map(|s| (*s).to_owned()),
+            campaign: m.get(CAMPAIGN_KEY).map(|s| s.parse()).transpose().map_err(
+                |e: NameError| MetadataError {
+                    key: CAMPAIGN_KEY,
+                    problem: e.to_string(),
+                },
+            )?,
             campaign_toml: m.get(CAMPAIGN_TOML_KEY).map(|s| (*s).to_owned()),
         })
     }
@@ -421,7 +428,7 @@ mod tests {
             let m = FileMetadata {
                 param_names: vec!["a.b".to_owned(), "c".to_owned()],
                 kind,
-                campaign: Some("camp".to_owned()),
+                campaign: CampaignId::new("camp").ok(),
                 campaign_toml: Some("games = 2\n".to_owned()),
             };
             assert_eq!(round_trip(&m), m);
@@ -492,6 +499,8 @@ mod tests {
                 vec![(KIND_KEY, "piece-value"), (CALIBRATION_KEY, "yes")],
                 CALIBRATION_KEY,
             ),
+            (vec![(CAMPAIGN_KEY, "../etc")], CAMPAIGN_KEY),
+            (vec![(CAMPAIGN_KEY, "")], CAMPAIGN_KEY),
         ];
         for (pairs, key) in cases {
             let pairs: BTreeMap<String, String> = pairs

@@ -11,8 +11,8 @@
 use ajaxlab_rules::{GameResult, VariantKind};
 use ajaxlab_stats::EloModel;
 use ajaxlab_store::{
-    GameRecord, GamesFile, KindMetadata, PartMetadata, SprtMetadata, read_games, read_trajectory,
-    write_games,
+    CampaignId, GameRecord, GamesFile, KindMetadata, PartMetadata, SprtMetadata, read_games,
+    read_trajectory, write_games,
 };
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::collections::BTreeMap;
@@ -127,7 +127,10 @@ fn the_metadata_of_each_kind_is_typed() {
         model: EloModel::Logistic,
     };
     assert_eq!(s.kind, Some(KindMetadata::Sprt(sprt)));
-    assert_eq!(s.campaign.as_deref(), Some("fixture-sprt"));
+    assert_eq!(
+        s.campaign.as_ref().map(CampaignId::as_str),
+        Some("fixture-sprt")
+    );
     let toml = std::fs::read_to_string(fixtures().join("sprt.toml")).unwrap();
     assert_eq!(s.campaign_toml.as_deref(), Some(toml.as_str()));
 
@@ -146,7 +149,10 @@ fn the_metadata_of_each_kind_is_typed() {
             calibration,
         };
         assert_eq!(m.kind, Some(KindMetadata::PieceValue(expected)));
-        assert_eq!(m.campaign, Some(format!("fixture-pv.{part}")));
+        assert_eq!(
+            m.campaign.map(|c| c.to_string()),
+            Some(format!("fixture-pv.{part}"))
+        );
     }
 }
 

@@ -69,7 +69,10 @@ pub(crate) struct TokenArgs {
 
 /// `--scope`: worker or operator.
 fn scope(text: &str) -> Result<Scope, String> {
-    Scope::parse(text).ok_or_else(|| "expected worker or operator".to_owned())
+    text.parse()
+        .map_err(|_: ajaxlab_cluster::coordinator::UnknownScope| {
+            "expected worker or operator".to_owned()
+        })
 }
 
 /// Arguments of `ajaxlab worker`.

@@ -1,13 +1,10 @@
 //! Campaigns as operators see them: created from their files, viewed with
 //! their progress, paused, resumed and stopped, and rebuilt on start-up.
 
+use super::counting::spsa_snapshot;
 use super::error::{CampaignError, StorageError, file_error};
-use super::schema::{
-    campaign_inputs, campaign_pentanomial, campaign_shipped, running_totals, save_campaign_inputs,
-    save_campaign_shipped, save_spsa,
-};
 use super::shipping;
-use super::{Coordinator, CoordinatorError, now_ms};
+use super::{CampaignState, Coordinator, CoordinatorError, now_ms};
 use crate::campaign::parse_campaign_with;
 use crate::coordinator::kinds::{Live, UnitPerturbation};
 use crate::ids::CampaignId;
@@ -16,74 +13,9 @@ use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::{Pentanomial, Trinomial};
 use ajaxlab_store::RunKind;
-use rusqlite::{Connection, OptionalExtension, params};
-
-/// Where a campaign is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CampaignState {
-    /// Its units are handed out.
-    Running,
-    /// Held by an operator (or after repeated refusals); resumable.
-    Paused,
-    /// Ended by an operator.
-    Stopped,
-    /// Every pair counted, or its test decided.
-    Finished,
-}
-
-impl CampaignState {
-    /// Every state.
-    pub const ALL: [CampaignState; 4] = [
-        CampaignState::Running,
-        CampaignState::Paused,
-        CampaignState::Stopped,
-        CampaignState::Finished,
-    ];
-
-    /// The name stored in the database and sent on the wire.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            CampaignState::Running => "running",
-            CampaignState::Paused => "paused",
-            CampaignState::Stopped => "stopped",
-            CampaignState::Finished => "finished",
-        }
-    }
-
-    /// Whether the campaign will play no more (finished or stopped).
-    pub const fn is_over(self) -> bool {
-        matches!(self, CampaignState::Finished | CampaignState::Stopped)
-    }
-}
-
-impl std::fmt::Display for CampaignState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.as_str())
-    }
-}
-
-ajaxlab_proto::wire_enum!(CampaignState, v1::CampaignState {
-    Running <=> Running,
-    Paused <=> Paused,
-    Stopped <=> Stopped,
-    Finished <=> Finished,
-});
-
-/// Text that names no [`CampaignState`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a campaign state (running, paused, stopped, finished)")]
-pub struct UnknownCampaignState(pub String);
-
-impl std::str::FromStr for CampaignState {
-    type Err = UnknownCampaignState;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        CampaignState::ALL
-            .into_iter()
-            .find(|s| s.as_str() == text)
-            .ok_or_else(|| UnknownCampaignState(text.to_owned()))
-    }
-}
+use ajaxlab_store::state::files::{self, FileSet};
+use ajaxlab_store::state::{NewCampaign, campaigns, results, spsa_history, units};
+use rusqlite::Connection;
 
 /// Progress of a campaign.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,29 +154,24 @@ impl Coordinator {
             let tx = db.transaction()?;
             for live in &lives {
                 let id = &live.spec.name;
-                let taken: Option<CampaignId> = tx
-                    .query_row("select id from campaigns where id = ?1", [id], |r| r.get(0))
-                    .optional()?;
-                if taken.is_some() {
+                if campaigns::exists(&tx, id)? {
                     return Err(CampaignError::Exists(id.clone()).into());
                 }
-                tx.execute(
-                    "insert into campaigns (id, config_toml, state, priority, pairs_total, next_pair, signature, created_ms)
-                     values (?1, ?2, ?7, ?3, ?4, 0, ?5, ?6)",
-                    params![
+                campaigns::insert(
+                    &tx,
+                    &NewCampaign {
                         id,
-                        toml_text,
-                        live.spec.priority,
-                        live.spec.config.pairs as i64,
-                        self.signature as i64,
-                        now_ms(),
-                        CampaignState::Running.as_str()
-                    ],
+                        config_toml: toml_text,
+                        priority: live.spec.priority,
+                        pairs_total: live.spec.config.pairs,
+                        signature: self.signature,
+                        created_ms: now_ms(),
+                    },
                 )?;
-                save_campaign_inputs(&tx, id, inputs.files())?;
-                save_campaign_shipped(&tx, id, shipped)?;
+                files::save(&tx, FileSet::Inputs, id, inputs.files())?;
+                files::save(&tx, FileSet::Shipped, id, shipped)?;
                 if let Some(spsa) = &live.spsa {
-                    save_spsa(&tx, id, 0, "", spsa)?;
+                    spsa_history::save(&tx, id, &spsa_snapshot(0, None, spsa))?;
                 }
                 let dir = self.campaign_dir(id);
                 std::fs::create_dir_all(&dir).map_err(file_error(dir))?;
@@ -273,52 +200,23 @@ impl Coordinator {
     /// # Errors
     /// `NotFound` for an unknown id.
     pub fn campaign(&self, id: &CampaignId) -> Result<CampaignView, CoordinatorError> {
-        let db = self.db();
-        let row = db
-            .query_row(
-                "select state, priority, pairs_total from campaigns where id = ?1",
-                [id],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, u32>(1)?,
-                        r.get::<_, i64>(2)?,
-                    ))
-                },
-            )
-            .optional()?
-            .ok_or_else(|| CampaignError::Unknown(id.clone()))?;
-        let penta = campaign_pentanomial(&db, id, None)?;
-        let white: (i64, i64, i64) = db.query_row(
-            "select white_wins, white_draws, white_losses from campaigns where id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
-        drop(db);
+        let record =
+            campaigns::record(&self.db(), id)?.ok_or_else(|| CampaignError::Unknown(id.clone()))?;
         let campaigns = self
             .campaigns
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let live = campaigns.get(id);
-        let state = row
-            .0
-            .parse()
-            .map_err(|e: UnknownCampaignState| StorageError::Campaign {
-                id: id.clone(),
-                reason: e.to_string(),
-            })?;
+        let penta = record.pentanomial;
         Ok(CampaignView {
             id: id.clone(),
-            state,
-            priority: row.1,
-            pairs_total: row.2 as u64,
+            state: record.state,
+            priority: record.priority,
+            pairs_total: record.pairs_total,
             pairs_done: penta.pairs(),
             pentanomial: penta,
             kind: live.map_or(RunKind::Match, |l| l.spec.kind.run_kind()),
-            white: {
-                let [wins, draws, losses] = [white.0, white.1, white.2].map(|n| n.max(0) as u64);
-                Trinomial::new(losses, draws, wins)
-            },
+            white: record.white,
             sprt: live.and_then(|l| {
                 l.sprt.as_ref().map(|s| SprtView {
                     llr: s.llr(),
@@ -348,13 +246,7 @@ impl Coordinator {
     /// # Errors
     /// `NotFound` for an unknown id.
     pub fn campaign_file(&self, id: &CampaignId) -> Result<String, CoordinatorError> {
-        self.db()
-            .query_row(
-                "select config_toml from campaigns where id = ?1",
-                [id],
-                |r| r.get(0),
-            )
-            .optional()?
+        campaigns::config_toml(&self.db(), id)?
             .ok_or_else(|| CampaignError::Unknown(id.clone()).into())
     }
 
@@ -363,12 +255,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn campaigns(&self) -> Result<Vec<CampaignView>, CoordinatorError> {
-        let ids: Vec<CampaignId> = {
-            let db = self.db();
-            let mut stmt = db.prepare("select id from campaigns order by created_ms")?;
-            let rows = stmt.query_map([], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let ids = campaigns::ids(&self.db())?;
         ids.iter().map(|id| self.campaign(id)).collect()
     }
 
@@ -389,10 +276,7 @@ impl Coordinator {
             }
             .into());
         }
-        self.db().execute(
-            "update campaigns set state = ?2 where id = ?1",
-            params![id, state.as_str()],
-        )?;
+        campaigns::set_state(&self.db(), id, state)?;
         self.write_spsa_trajectory(id, true)?;
         if state.is_over() {
             self.write_campaign_pgn_or_warn(id);
@@ -417,10 +301,10 @@ pub(super) fn restore_campaign(
         id: id.clone(),
         reason,
     };
-    let stored = campaign_inputs(db, id)?;
+    let stored = files::of(db, FileSet::Inputs, id)?;
     let inputs = if stored.is_empty() {
         let captured = Inputs::capture(text, inputs_dir).map_err(|e| internal(e.to_string()))?;
-        save_campaign_inputs(db, id, captured.files())?;
+        files::save(db, FileSet::Inputs, id, captured.files())?;
         captured
     } else {
         Inputs::stored(inputs_dir, stored)
@@ -431,72 +315,40 @@ pub(super) fn restore_campaign(
         .into_iter()
         .find(|s| &s.name == id)
         .ok_or_else(|| internal("its file no longer defines it".into()))?;
-    let files = campaign_shipped(db, id)?;
-    shipping::check_stored(&files, artifacts).map_err(|e| internal(e.to_string()))?;
-    let shipped = shipping::resolve(&spec, &files).map_err(|e| internal(e.to_string()))?;
+    let shipped = files::of(db, FileSet::Shipped, id)?;
+    shipping::check_stored(&shipped, artifacts).map_err(|e| internal(e.to_string()))?;
+    let shipped = shipping::resolve(&spec, &shipped).map_err(|e| internal(e.to_string()))?;
     let mut live = Live::new(spec, text.to_owned(), shipped);
     if live.sprt.is_some() {
-        for total in running_totals(db, id)? {
+        for total in results::running_totals(db, id)? {
             live.update_sprt(total);
         }
     }
-    if live.spsa.is_some() {
-        let saved: Option<(i64, i64, String)> = db
-            .query_row(
-                "select completed, next_id, theta from spsa_history where campaign_id = ?1 order by seq desc limit 1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
-        if let Some((completed, next_id, theta)) = saved {
-            let theta: Vec<f64> =
-                serde_json::from_str(&theta).map_err(|e| internal(e.to_string()))?;
-            let mut stmt = db.prepare(
-                "select spsa from units where campaign_id = ?1 and state != 'done' and spsa != ''",
-            )?;
-            let in_flight = stmt
-                .query_map([id], |r| r.get::<_, String>(0))?
-                .map(|text| {
-                    let text = text?;
-                    UnitPerturbation::from_text(&text)
-                        .map_err(internal)?
-                        .map(|p| p.perturbation())
-                        .ok_or_else(|| internal("empty perturbation".into()).into())
-                })
-                .collect::<Result<Vec<_>, CoordinatorError>>()?;
-            let config = match &live.spec.kind {
-                crate::campaign::CampaignKind::Spsa(c) => c.clone(),
-                _ => return Err(internal("not an SPSA campaign".into()).into()),
-            };
-            let restored = ajaxlab_stats::Spsa::restore(
-                config,
-                theta,
-                completed as u64,
-                next_id as u64,
-                &in_flight,
-            )
-            .map_err(|e| internal(e.to_string()))?;
-            live.spsa = Some(restored);
-        }
+    if live.spsa.is_some()
+        && let Some(saved) = spsa_history::latest(db, id)?
+    {
+        let in_flight = units::perturbations_in_flight(db, id)?
+            .into_iter()
+            .map(|text| {
+                UnitPerturbation::from_text(&text)
+                    .map_err(internal)?
+                    .map(|p| p.perturbation())
+                    .ok_or_else(|| internal("empty perturbation".into()).into())
+            })
+            .collect::<Result<Vec<_>, CoordinatorError>>()?;
+        let config = match &live.spec.kind {
+            crate::campaign::CampaignKind::Spsa(c) => c.clone(),
+            _ => return Err(internal("not an SPSA campaign".into()).into()),
+        };
+        let restored = ajaxlab_stats::Spsa::restore(
+            config,
+            saved.theta,
+            saved.completed,
+            saved.next_id,
+            &in_flight,
+        )
+        .map_err(|e| internal(e.to_string()))?;
+        live.spsa = Some(restored);
     }
     Ok(live)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn campaign_states_round_trip_through_their_names() {
-        for state in CampaignState::ALL {
-            assert_eq!(state.as_str().parse::<CampaignState>(), Ok(state));
-            assert_eq!(format!("{state:<9}|"), format!("{:<9}|", state.as_str()));
-        }
-        assert!("done".parse::<CampaignState>().is_err());
-        let over: Vec<_> = CampaignState::ALL
-            .into_iter()
-            .filter(|s| s.is_over())
-            .collect();
-        assert_eq!(over, [CampaignState::Stopped, CampaignState::Finished]);
-    }
 }

@@ -4,24 +4,26 @@
 
 use super::error::{LeaseError, StorageError, SubmissionError, file_error};
 use super::leases::{Lease, WorkerKey};
-use super::schema::{campaign_pentanomial, running_totals, save_spsa};
 use super::tokens::TokenHash;
 use super::verify::{self, Quarantined};
 use super::{
     CampaignState, Coordinator, CoordinatorError, Submitted, bump, now_ms, outliers, validate,
 };
 use crate::coordinator::kinds::{Live, UnitPerturbation, first_player_balance};
-use crate::ids::{CampaignId, WorkerId};
+use crate::ids::{CampaignId, UnitId, WorkerId};
 use ajaxlab_arena::live::LiveStats;
 use ajaxlab_proto::convert::game_record;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::Pentanomial;
 use ajaxlab_store::atomic::TEMPORARY_MARK;
 use ajaxlab_store::record::white_counts;
+use ajaxlab_store::state::{
+    CountedResult, GamesFileRecord, SpsaSnapshot, UnitState, campaigns, exclusions, rejections,
+    results, spsa_history, units, workers,
+};
 use ajaxlab_store::{
     GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
 };
-use rusqlite::{OptionalExtension, params};
 use std::time::Duration;
 
 /// An SPSA tune after one update.
@@ -39,7 +41,23 @@ const TRAJECTORY_EVERY: Duration = Duration::from_secs(2);
 /// Refused units after which a worker token gets no more units of a
 /// campaign, and different tokens under which one unit is refused before
 /// its campaign is paused.
-pub const MAX_REJECTIONS: i64 = 3;
+pub const MAX_REJECTIONS: u64 = 3;
+
+/// An SPSA tune's state after update `seq` (0: the start), made by `unit`'s
+/// games (`None` for the start), as stored.
+pub(super) fn spsa_snapshot(
+    seq: u64,
+    unit: Option<&UnitId>,
+    spsa: &ajaxlab_stats::Spsa,
+) -> SpsaSnapshot {
+    SpsaSnapshot {
+        seq,
+        unit: unit.cloned(),
+        completed: spsa.completed_iterations(),
+        next_id: spsa.next_id(),
+        theta: spsa.theta().to_vec(),
+    }
+}
 
 impl Coordinator {
     /// Counts the units whose files are on disk but not yet counted (a
@@ -49,16 +67,14 @@ impl Coordinator {
     pub(super) fn reconcile(&self) -> Result<Vec<Quarantined>, CoordinatorError> {
         // A unit given back has no worker (''): were its file there, it is
         // played again rather than counted to nobody.
-        let pending: Vec<(String, CampaignId, Option<WorkerId>)> = {
-            let db = self.db();
-            let mut stmt = db.prepare(
-                "select id, campaign_id, nullif(worker_id, '') from units where state != 'done'",
-            )?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let pending = units::pending(&self.db())?;
         let mut quarantined = Vec::new();
-        for (unit, campaign, worker) in pending {
+        for units::PendingUnit {
+            id: unit,
+            campaign,
+            worker,
+        } in pending
+        {
             let file = self.unit_file(&campaign, &unit);
             if file.exists() {
                 let games = read_games(&file);
@@ -114,8 +130,8 @@ impl Coordinator {
         lease: &Lease,
         games: &[v1::GameRecord],
     ) -> Result<Submitted, CoordinatorError> {
-        let (worker, unit) = (&key.id, lease.unit.0.as_str());
-        let _span = tracing::info_span!("submit", unit, %worker).entered();
+        let (worker, unit) = (&key.id, &lease.unit);
+        let _span = tracing::info_span!("submit", %unit, %worker).entered();
         // Claimed before its state is read: a submission that finds the
         // unit open holds it until it is counted or refused.
         let Some(_claim) = self.submitting.claim(unit) else {
@@ -189,14 +205,14 @@ impl Coordinator {
     fn refuse(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         token: &TokenHash,
         rejection: validate::Rejection,
     ) -> CoordinatorError {
         bump(&self.counters.rejected, 1);
         match self.note_rejection(campaign, unit, token) {
             Ok(()) => SubmissionError::Rejected {
-                unit: unit.to_owned(),
+                unit: unit.clone(),
                 rejection,
             }
             .into(),
@@ -215,52 +231,33 @@ impl Coordinator {
     fn note_rejection(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         token: &TokenHash,
     ) -> Result<(), CoordinatorError> {
         let db = self.db();
-        db.execute(
-            "update units set state = 'free', rejections = rejections + 1 where id = ?1",
-            [unit],
-        )?;
-        db.execute(
-            "insert into rejections (campaign_id, unit_id, token_hash, at_ms) values (?1, ?2, ?3, ?4)",
-            params![campaign, unit, token.as_str(), now_ms()],
-        )?;
-        let by_token: i64 = db.query_row(
-            "select count(*) from rejections where campaign_id = ?1 and token_hash = ?2",
-            params![campaign, token.as_str()],
-            |r| r.get(0),
-        )?;
+        units::refuse(&db, unit)?;
+        rejections::record(&db, campaign, unit, token, now_ms())?;
+        let by_token = rejections::of_token(&db, campaign, token)?;
         if by_token >= MAX_REJECTIONS {
-            let fresh = db.execute(
-                "insert or ignore into excluded_tokens (campaign_id, token_hash, at_ms) values (?1, ?2, ?3)",
-                params![campaign, token.as_str(), now_ms()],
-            )?;
-            if fresh > 0 {
+            let fresh = exclusions::exclude_token(&db, campaign, token, now_ms())?;
+            if fresh {
                 tracing::warn!(
                     %campaign,
                     "a worker token sent {by_token} refused units; it gets no more units of this campaign"
                 );
             }
         }
-        let tokens: i64 = db.query_row(
-            "select count(distinct token_hash) from rejections where unit_id = ?1",
-            [unit],
-            |r| r.get(0),
-        )?;
+        let tokens = rejections::tokens_refusing(&db, unit)?;
         if tokens >= MAX_REJECTIONS {
-            let paused = db.execute(
-                "update campaigns set state = ?2 where id = ?1 and state = ?3",
-                params![
-                    campaign,
-                    CampaignState::Paused.as_str(),
-                    CampaignState::Running.as_str()
-                ],
+            let paused = campaigns::change_state(
+                &db,
+                campaign,
+                CampaignState::Running,
+                CampaignState::Paused,
             )?;
-            if paused > 0 {
+            if paused {
                 tracing::warn!(
-                    unit,
+                    %unit,
                     %campaign,
                     "unit refused under {tokens} different worker tokens; campaign paused"
                 );
@@ -273,7 +270,7 @@ impl Coordinator {
     fn count_unit(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         worker: &WorkerId,
         games: &[GameRecord],
     ) -> Result<(), CoordinatorError> {
@@ -284,68 +281,37 @@ impl Coordinator {
         }
         let penta = stats.pentanomial;
         let white = white_counts(games);
-        let white = [white.wins, white.draws, white.losses].map(|n| n as i64);
         let mut db = self.db();
         let tx = db.transaction()?;
-        let unit_row: Option<(String, String)> = tx
-            .query_row("select state, spsa from units where id = ?1", [unit], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?;
-        let Some((state, spsa_text)) = unit_row else {
-            return Err(LeaseError::UnknownUnit(unit.to_owned()).into());
+        let Some(status) = units::status(&tx, unit)? else {
+            return Err(LeaseError::UnknownUnit(unit.clone()).into());
         };
-        if state == "done" {
+        if status.state == UnitState::Done {
             return Ok(());
         }
-        let p = penta.0.map(|n| n as i64);
-        tx.execute(
-            "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses, file_sha256, file_bytes, games)
-             values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            params![
+        results::insert(
+            &tx,
+            &CountedResult {
                 unit,
-                campaign,
                 worker,
-                p[0],
-                p[1],
-                p[2],
-                p[3],
-                p[4],
-                now_ms(),
-                white[0],
-                white[1],
-                white[2],
-                file.sha256,
-                file.bytes,
-                games.len() as i64
-            ],
+                pentanomial: penta,
+                white,
+                done_ms: now_ms(),
+                file: &GamesFileRecord {
+                    sha256: file.sha256,
+                    bytes: file.bytes,
+                    games: u64::try_from(games.len()).unwrap_or(u64::MAX),
+                },
+            },
         )?;
-        tx.execute("update units set state = 'done' where id = ?1", [unit])?;
-        tx.execute(
-            "update campaigns set ll = ll + ?2, ld = ld + ?3, dd = dd + ?4, wd = wd + ?5, ww = ww + ?6,
-                 white_wins = white_wins + ?7, white_draws = white_draws + ?8, white_losses = white_losses + ?9
-             where id = ?1",
-            params![campaign, p[0], p[1], p[2], p[3], p[4], white[0], white[1], white[2]],
-        )?;
-        let elapsed_min: Option<f64> = tx
-            .query_row(
-                "select (?2 - leased_ms) / 60000.0 from units where id = ?1",
-                params![unit, now_ms()],
-                |r| r.get(0),
-            )
-            .optional()?;
+        units::mark_done(&tx, unit)?;
+        campaigns::add_counts(&tx, campaign, &penta, &white)?;
+        let elapsed_min = units::minutes_leased(&tx, unit, now_ms())?;
         if let Some(minutes) = elapsed_min.filter(|m| *m > 0.0) {
             let rate = penta.pairs() as f64 / minutes;
-            tx.execute(
-                "update workers set pairs_per_minute = ?2 where id = ?1",
-                params![worker, rate],
-            )?;
+            workers::set_pace(&tx, worker, rate)?;
         }
-        let (total, done): (i64, i64) = tx.query_row(
-            "select pairs_total, ll + ld + dd + wd + ww from campaigns where id = ?1",
-            [campaign],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+        let complete = campaigns::progress(&tx, campaign)?.complete();
         // The kind's own state moves on a copy, saved in this transaction and
         // kept only once it commits.
         let mut campaigns = self
@@ -355,11 +321,11 @@ impl Coordinator {
         let mut next = campaigns.get(campaign).cloned();
         if let Some(live) = &mut next {
             if live.sprt.is_some() {
-                live.update_sprt(campaign_pentanomial(&tx, campaign, None)?);
+                live.update_sprt(campaigns::pentanomial(&tx, campaign)?);
             }
             if let (Some(spsa), Some(perturbation)) = (
                 &mut live.spsa,
-                UnitPerturbation::from_text(&spsa_text).map_err(StorageError::Spsa)?,
+                UnitPerturbation::from_text(&status.spsa).map_err(StorageError::Spsa)?,
             ) {
                 spsa.apply(
                     &perturbation.perturbation(),
@@ -367,27 +333,16 @@ impl Coordinator {
                     games.len() as u64,
                 )
                 .map_err(|source| StorageError::SpsaUpdate {
-                    unit: unit.to_owned(),
+                    unit: unit.clone(),
                     source,
                 })?;
-                let seq: i64 = tx.query_row(
-                    "select coalesce(max(seq), 0) + 1 from spsa_history where campaign_id = ?1",
-                    [campaign],
-                    |r| r.get(0),
-                )?;
-                save_spsa(&tx, campaign, seq, unit, spsa)?;
+                let seq = spsa_history::next_seq(&tx, campaign)?;
+                spsa_history::save(&tx, campaign, &spsa_snapshot(seq, Some(unit), spsa))?;
             }
         }
         let decided = next.as_ref().is_some_and(Live::decided);
-        if done >= total || decided {
-            tx.execute(
-                "update campaigns set state = ?2 where id = ?1 and state != ?3",
-                params![
-                    campaign,
-                    CampaignState::Finished.as_str(),
-                    CampaignState::Stopped.as_str()
-                ],
-            )?;
+        if complete || decided {
+            campaigns::finish(&tx, campaign)?;
         }
         tx.commit()?;
         if let Some(live) = next {
@@ -395,8 +350,8 @@ impl Coordinator {
         }
         drop(campaigns);
         drop(db);
-        self.write_spsa_trajectory(campaign, done >= total)?;
-        if done >= total || decided {
+        self.write_spsa_trajectory(campaign, complete)?;
+        if complete || decided {
             self.write_campaign_pgn_or_warn(campaign);
         }
         self.changed();
@@ -433,36 +388,23 @@ impl Coordinator {
                 None => return Ok(()),
             }
         };
-        let rows = {
-            let db = self.db();
-            let mut stmt = db.prepare(
-                "select seq, completed, unit_id, theta from spsa_history where campaign_id = ?1 order by seq",
-            )?;
-            let rows = stmt.query_map([campaign], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })?;
-            let mut out = Vec::new();
-            for row in rows {
-                let (seq, completed, unit_id, theta) = row?;
-                let theta: Vec<f64> =
-                    serde_json::from_str(&theta).map_err(|e| StorageError::Spsa(e.to_string()))?;
-                for (param, value) in names.iter().zip(theta) {
-                    out.push(TrajectoryRow {
-                        seq: seq as u64,
-                        completed_pairs: completed as u64,
-                        unit_id: unit_id.clone(),
-                        param: param.clone(),
-                        value,
-                    });
-                }
+        let history = spsa_history::history(&self.db(), campaign)?;
+        let mut rows = Vec::new();
+        for snapshot in history {
+            let unit_id = snapshot
+                .unit
+                .as_ref()
+                .map_or_else(String::new, ToString::to_string);
+            for (param, &value) in names.iter().zip(&snapshot.theta) {
+                rows.push(TrajectoryRow {
+                    seq: snapshot.seq,
+                    completed_pairs: snapshot.completed,
+                    unit_id: unit_id.clone(),
+                    param: param.clone(),
+                    value,
+                });
             }
-            out
-        };
+        }
         write_trajectory(&self.campaign_dir(campaign).join(SPSA_FILE), &rows)?;
         if now {
             self.write_spsa_final(campaign)?;
@@ -476,7 +418,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn history(&self, campaign: &CampaignId) -> Result<Vec<Pentanomial>, CoordinatorError> {
-        running_totals(&self.db(), campaign)
+        Ok(results::running_totals(&self.db(), campaign)?)
     }
 
     /// An SPSA campaign's θ after each update, the start first.
@@ -484,24 +426,14 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn spsa_history(&self, campaign: &CampaignId) -> Result<Vec<SpsaStep>, CoordinatorError> {
-        let db = self.db();
-        let mut stmt = db.prepare(
-            "select completed, theta from spsa_history where campaign_id = ?1 order by seq",
-        )?;
-        let rows = stmt.query_map([campaign], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (completed, theta) = row?;
-            let theta =
-                serde_json::from_str(&theta).map_err(|e| StorageError::Spsa(e.to_string()))?;
-            out.push(SpsaStep {
-                completed_pairs: completed.max(0) as u64,
-                theta,
-            });
-        }
-        Ok(out)
+        let history = spsa_history::history(&self.db(), campaign)?;
+        Ok(history
+            .into_iter()
+            .map(|s| SpsaStep {
+                completed_pairs: s.completed,
+                theta: s.theta,
+            })
+            .collect())
     }
 
     /// Every worker's standing in a campaign (outlier check).
@@ -512,18 +444,11 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<Vec<outliers::WorkerStanding>, CoordinatorError> {
-        let workers: Vec<WorkerId> = {
-            let db = self.db();
-            let mut stmt = db.prepare(
-                "select distinct worker_id from results where campaign_id = ?1 order by worker_id",
-            )?;
-            let rows = stmt.query_map([campaign], |r| r.get(0))?;
-            rows.collect::<Result<_, _>>()?
-        };
         let db = self.db();
+        let workers = results::workers_of(&db, campaign)?;
         let per_worker = workers
             .into_iter()
-            .map(|w| Ok((w.clone(), campaign_pentanomial(&db, campaign, Some(&w))?)))
+            .map(|w| Ok((w.clone(), results::of_worker(&db, campaign, &w)?)))
             .collect::<Result<Vec<_>, CoordinatorError>>()?;
         Ok(outliers::standings(&per_worker))
     }

@@ -4,7 +4,7 @@
 
 use super::CampaignState;
 use super::validate::Rejection;
-use crate::ids::{CampaignId, WorkerId};
+use crate::ids::{CampaignId, UnitId, WorkerId};
 use ajaxlab_arena::ConfigError;
 use ajaxlab_proto::convert::WireError;
 use ajaxlab_stats::SpsaError;
@@ -63,13 +63,13 @@ pub enum LeaseError {
     UnknownWorker(WorkerId),
     /// No unit of that id.
     #[error("unknown unit '{0}'")]
-    UnknownUnit(String),
+    UnknownUnit(UnitId),
     /// The lease expired and passed to another worker.
     #[error("unit '{0}' is no longer leased to this worker")]
-    Lost(String),
+    Lost(UnitId),
     /// The worker does not hold the unit it gives back.
     #[error("unit '{0}' is not leased to this worker")]
-    NotHeld(String),
+    NotHeld(UnitId),
     /// One token registered more workers in the last minute than
     /// [`super::leases::REGISTRATIONS_PER_MINUTE`].
     #[error(
@@ -100,7 +100,7 @@ pub enum SubmissionError {
     #[error("unit {unit} rejected: {rejection}")]
     Rejected {
         /// The unit.
-        unit: String,
+        unit: UnitId,
         /// The first game that is wrong, and why.
         rejection: Rejection,
     },
@@ -169,7 +169,7 @@ pub enum StorageError {
     #[error("unit {unit}: {source}")]
     SpsaUpdate {
         /// The unit.
-        unit: String,
+        unit: UnitId,
         /// The tuner's reason.
         source: SpsaError,
     },

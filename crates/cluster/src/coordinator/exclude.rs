@@ -12,14 +12,17 @@
 //! finishes the exclusion.
 
 use super::error::{CampaignError, LeaseError, file_error};
-use super::{CampaignState, Coordinator, CoordinatorError, RECOUNT, restore_campaign};
+use super::{CampaignState, Coordinator, CoordinatorError, restore_campaign};
 use crate::campaign::CampaignKind;
-use crate::ids::{CampaignId, WorkerId};
-use rusqlite::{OptionalExtension, params};
+use crate::ids::{CampaignId, UnitId, WorkerId};
+use ajaxlab_store::state::schema::recount;
+use ajaxlab_store::state::{
+    CountedUnit, Exclusion, campaigns, exclusions, results, units, workers,
+};
 use std::path::PathBuf;
 
 impl Coordinator {
-    fn excluded_file(&self, campaign: &CampaignId, unit: &str, worker: &WorkerId) -> PathBuf {
+    fn excluded_file(&self, campaign: &CampaignId, unit: &UnitId, worker: &WorkerId) -> PathBuf {
         self.campaign_dir(campaign)
             .join("excluded")
             .join(format!("unit-{unit}.{worker}.parquet"))
@@ -49,57 +52,34 @@ impl Coordinator {
                 .map(|l| l.spec.kind.clone())
                 .ok_or_else(|| CampaignError::Unknown(campaign.clone()))?
         };
-        let token: String = self
-            .db()
-            .query_row(
-                "select token_hash from workers where id = ?1",
-                [worker],
-                |r| r.get(0),
-            )
-            .optional()?
+        let token = workers::token_of(&self.db(), worker)?
             .ok_or_else(|| LeaseError::UnknownWorker(worker.clone()))?;
         if matches!(kind, CampaignKind::Spsa(_)) {
             return Err(CampaignError::SpsaExclusion(campaign.clone()).into());
         }
         // The token's workers; only the one named for a worker registered
         // before workers were bound to tokens (an empty hash).
-        const SAME_TOKEN: &str =
-            "select id from workers where (?2 != '' and token_hash = ?2) or id = ?3";
-        let (units, workers): (Vec<(String, WorkerId)>, usize) = {
+        let (units, workers): (Vec<CountedUnit>, u64) = {
             let db = self.db();
-            if !token.is_empty() {
-                db.execute(
-                    "insert or ignore into excluded_tokens (campaign_id, token_hash, at_ms) values (?1, ?2, ?3)",
-                    params![campaign, token, super::now_ms()],
-                )?;
+            if !token.as_str().is_empty() {
+                exclusions::exclude_token(&db, campaign, &token, super::now_ms())?;
             }
-            let workers = db.execute(
-                &format!("insert or ignore into exclusions select ?1, id from ({SAME_TOKEN})"),
-                params![campaign, token, worker],
-            )?;
+            let workers = exclusions::exclude_workers(&db, campaign, &token, worker)?;
             // Units they hold now go back too: what they submit for them is stale.
-            db.execute(
-                &format!("update units set state = 'free', worker_id = '', lease_token = '' where campaign_id = ?1 and state = 'leased' and worker_id in ({SAME_TOKEN})"),
-                params![campaign, token, worker],
-            )?;
-            let mut stmt = db.prepare(&format!(
-                "select unit_id, worker_id from results where campaign_id = ?1 and worker_id in ({SAME_TOKEN}) order by rowid"
-            ))?;
-            let rows = stmt.query_map(params![campaign, token, worker], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?;
-            (rows.collect::<Result<_, _>>()?, workers)
+            exclusions::free_units_of(&db, campaign, &token, worker)?;
+            let units = exclusions::counted_units_of(&db, campaign, &token, worker)?;
+            (units, workers)
         };
         let excluded = self.campaign_dir(campaign).join("excluded");
         std::fs::create_dir_all(&excluded).map_err(file_error(excluded))?;
-        for (unit, by) in &units {
+        for CountedUnit { unit, worker: by } in &units {
             let file = self.unit_file(campaign, unit);
             if file.exists() {
                 std::fs::rename(&file, self.excluded_file(campaign, unit, by))
                     .map_err(file_error(&file))?;
             }
         }
-        let units: Vec<String> = units.into_iter().map(|(unit, _)| unit).collect();
+        let units: Vec<UnitId> = units.into_iter().map(|u| u.unit).collect();
         self.count_out(campaign, &units)?;
         tracing::info!(
             %worker,
@@ -115,37 +95,25 @@ impl Coordinator {
     pub(super) fn count_out(
         &self,
         campaign: &CampaignId,
-        units: &[String],
+        units: &[UnitId],
     ) -> Result<(), CoordinatorError> {
         let mut db = self.db();
         let tx = db.transaction()?;
         for unit in units {
-            tx.execute("delete from results where unit_id = ?1", [unit])?;
-            tx.execute(
-                "update units set state = 'free', worker_id = '', lease_token = '', deadline_ms = 0 where id = ?1",
-                [unit],
-            )?;
+            results::delete(&tx, unit)?;
+            units::recycle(&tx, unit)?;
         }
-        let text: String = tx.query_row(
-            "select config_toml from campaigns where id = ?1",
-            [campaign],
-            |r| r.get(0),
-        )?;
-        tx.execute(RECOUNT, [campaign])?;
+        let text = campaigns::config_toml(&tx, campaign)?
+            .ok_or_else(|| CampaignError::Unknown(campaign.clone()))?;
+        recount(&tx, Some(campaign))?;
         let live = restore_campaign(&tx, campaign, &text, &self.inputs_dir(), &self.artifacts)?;
-        let incomplete: bool = tx.query_row(
-            "select pairs_total > ll + ld + dd + wd + ww from campaigns where id = ?1",
-            [campaign],
-            |r| r.get(0),
-        )?;
-        if incomplete && !live.decided() {
-            tx.execute(
-                "update campaigns set state = ?2 where id = ?1 and state = ?3",
-                params![
-                    campaign,
-                    CampaignState::Running.as_str(),
-                    CampaignState::Finished.as_str()
-                ],
+        let complete = campaigns::progress(&tx, campaign)?.complete();
+        if !complete && !live.decided() {
+            campaigns::change_state(
+                &tx,
+                campaign,
+                CampaignState::Finished,
+                CampaignState::Running,
             )?;
         }
         tx.commit()?;
@@ -161,27 +129,15 @@ impl Coordinator {
     /// Finishes exclusions a crash interrupted: counted units whose file is
     /// only under `excluded/`.
     pub(super) fn finish_interrupted_exclusions(&self) -> Result<(), CoordinatorError> {
-        let exclusions: Vec<(CampaignId, WorkerId)> = {
-            let db = self.db();
-            let mut stmt = db.prepare("select campaign_id, worker_id from exclusions")?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<Result<_, _>>()?
-        };
-        for (campaign, worker) in exclusions {
-            let units: Vec<String> = {
-                let db = self.db();
-                let mut stmt = db.prepare(
-                    "select unit_id from results where campaign_id = ?1 and worker_id = ?2",
-                )?;
-                let rows = stmt.query_map(params![campaign, worker], |r| r.get::<_, String>(0))?;
-                rows.collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .filter(|u| {
-                        !self.unit_file(&campaign, u).exists()
-                            && self.excluded_file(&campaign, u, &worker).exists()
-                    })
-                    .collect()
-            };
+        let excluded = exclusions::all(&self.db())?;
+        for Exclusion { campaign, worker } in excluded {
+            let units: Vec<UnitId> = results::units_of(&self.db(), &campaign, &worker)?
+                .into_iter()
+                .filter(|u| {
+                    !self.unit_file(&campaign, u).exists()
+                        && self.excluded_file(&campaign, u, &worker).exists()
+                })
+                .collect();
             if !units.is_empty() {
                 self.count_out(&campaign, &units)?;
             }
@@ -198,16 +154,6 @@ impl Coordinator {
         campaign: &CampaignId,
         worker: &WorkerId,
     ) -> Result<bool, CoordinatorError> {
-        let found: Option<i64> = self
-            .db()
-            .query_row(
-                "select 1 from exclusions where campaign_id = ?1 and worker_id = ?2
-                 union select 1 from excluded_tokens t join workers w on w.token_hash = t.token_hash
-                   where t.campaign_id = ?1 and w.id = ?2",
-                params![campaign, worker],
-                |r| r.get(0),
-            )
-            .optional()?;
-        Ok(found.is_some())
+        Ok(exclusions::is_excluded(&self.db(), campaign, worker)?)
     }
 }

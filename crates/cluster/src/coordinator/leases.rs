@@ -3,73 +3,41 @@
 
 use super::error::{LeaseError, StorageError};
 use super::tokens::{TokenHash, random_hex};
-use super::{CampaignState, Coordinator, CoordinatorError, bump, now_ms};
+use super::{Coordinator, CoordinatorError, bump, now_ms};
 use crate::coordinator::kinds::UnitPerturbation;
-use crate::ids::{CampaignId, WorkerId};
+use crate::ids::{CampaignId, UnitId, UnitIdError, WorkerId};
 use ajaxlab_proto::codec::MAX_UNIT_PAIRS;
 use ajaxlab_proto::convert::UnitSpec;
 use ajaxlab_proto::v1;
-use rusqlite::{Connection, OptionalExtension, params};
+use ajaxlab_store::state::units::{self, LeaseCandidate, LeaseGrant, NewUnit};
+use ajaxlab_store::state::{NewWorker, WorkerPace, campaigns, workers};
+use rusqlite::Connection;
 use std::time::Duration;
 
-/// A worker that cannot start an engine of a campaign.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineFailure {
-    /// The worker's id.
-    pub worker: WorkerId,
-    /// Why, as the worker reported it (at most [`MAX_FAILURE_TEXT`] characters kept).
-    pub reason: String,
-}
+/// The secret issued with a lease: a unit is renewed, given back or
+/// submitted only under the very token it was leased with.
+pub use crate::ids::LeaseToken;
+/// A worker that cannot start an engine of a campaign (at most
+/// [`MAX_FAILURE_TEXT`] characters of its reason are kept).
+pub use ajaxlab_store::state::EngineFailure;
+/// A unit as a submission or renewal finds it.
+pub(super) use ajaxlab_store::state::HeldUnit;
+/// How many units are in one state.
+pub use ajaxlab_store::state::UnitCount;
+/// A registered worker.
+pub use ajaxlab_store::state::WorkerInfo;
 
 /// The longest engine-failure report kept, in characters.
 pub const MAX_FAILURE_TEXT: usize = 1000;
 
-/// A registered worker.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkerInfo {
-    /// Its id (`w-…`).
-    pub id: WorkerId,
-    /// The name it gave (by default its host name).
-    pub name: String,
-    /// Its build's version.
-    pub version: String,
-    /// Games it plays at once.
-    pub cores: u32,
+/// Whether a unit of candidate `c` is free or can still be made.
+fn has_work(c: &LeaseCandidate) -> bool {
+    c.free_units > 0 || c.next_pair < c.pairs_total
 }
 
-/// How many units are in one state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnitCount {
-    /// `free`, `leased` or `done`.
-    pub state: String,
-    /// Units in it.
-    pub units: u64,
-}
-
-/// A running campaign of the asking worker's engine build, as
-/// [`Coordinator::request_work`] weighs it.
-struct Candidate {
-    id: CampaignId,
-    priority: u32,
-    pairs_total: i64,
-    /// Pairs handed out in units so far.
-    next_pair: i64,
-    /// Units back in the pool (expired, released or refused).
-    free_units: i64,
-    /// Pairs out of the pool: the campaign's share of the workers so far.
-    pairs_out: i64,
-}
-
-impl Candidate {
-    /// Whether a unit of it is free or can still be made.
-    fn has_work(&self) -> bool {
-        self.free_units > 0 || self.next_pair < self.pairs_total
-    }
-
-    /// Its share per unit of priority: the least served goes first.
-    fn share(&self) -> f64 {
-        self.pairs_out as f64 / f64::from(self.priority.max(1))
-    }
+/// Candidate `c`'s share per unit of priority: the least served goes first.
+fn share(c: &LeaseCandidate) -> f64 {
+    c.pairs_out as f64 / f64::from(c.priority.max(1))
 }
 
 /// What the size of a new unit depends on.
@@ -119,25 +87,12 @@ impl UnitSizing {
     }
 }
 
-/// A unit as a submission or renewal finds it.
-pub(super) struct HeldUnit {
-    pub(super) campaign: CampaignId,
-    /// Whether the presented lease is the unit's current one.
-    pub(super) held: bool,
-    pub(super) first_pair: u64,
-    pub(super) pair_count: u64,
-    /// Already counted.
-    pub(super) done: bool,
-    /// Its SPSA perturbation, as stored.
-    pub(super) spsa: String,
-}
-
 /// Longest worker name or version, in characters (the status page shows them).
 pub const MAX_WORKER_TEXT: usize = 128;
 
 /// Registrations one token may make in a minute: enough for a cluster's
 /// mass start with one shared token, too few to flood the database.
-pub const REGISTRATIONS_PER_MINUTE: i64 = 600;
+pub const REGISTRATIONS_PER_MINUTE: u64 = 600;
 
 /// A worker as its requests name it: the id the coordinator issued at
 /// registration, and the token the request came with. Every worker request
@@ -150,15 +105,6 @@ pub struct WorkerKey {
     pub token: TokenHash,
 }
 
-/// A work unit's id (`CAMPAIGN-FIRSTPAIR`), as issued with its lease.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct UnitId(pub String);
-
-/// The secret issued with a lease: a unit is renewed, given back or
-/// submitted only under the very token it was leased with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LeaseToken(pub String);
-
 /// A lease as a worker holds it: the unit, and the token it was leased with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lease {
@@ -170,25 +116,20 @@ pub struct Lease {
 
 impl Lease {
     /// The lease of `unit` under `token`, as a request names them.
-    pub fn new(unit: impl Into<String>, token: impl Into<String>) -> Lease {
+    pub fn new(unit: UnitId, token: impl Into<String>) -> Lease {
         Lease {
-            unit: UnitId(unit.into()),
-            token: LeaseToken(token.into()),
+            unit,
+            token: LeaseToken::new(token),
         }
     }
 
     /// The lease a work unit was issued with.
-    #[must_use]
-    pub fn of(unit: &v1::WorkUnit) -> Lease {
-        Lease::new(unit.unit_id.clone(), unit.lease_token.clone())
+    ///
+    /// # Errors
+    /// [`UnitIdError`] if the unit's `unit_id` is no unit id.
+    pub fn of(unit: &v1::WorkUnit) -> Result<Lease, UnitIdError> {
+        Ok(Lease::new(unit.unit_id.parse()?, unit.lease_token.clone()))
     }
-}
-
-/// A registered worker's row, as a request by its [`WorkerKey`] finds it.
-struct WorkerRow {
-    cores: u32,
-    signature: i64,
-    pairs_per_minute: f64,
 }
 
 impl Coordinator {
@@ -224,18 +165,22 @@ impl Coordinator {
         }
         let now = now_ms();
         let db = self.db();
-        let recent: i64 = db.query_row(
-            "select count(*) from workers where token_hash = ?1 and registered_ms > ?2",
-            params![token.as_str(), now - 60_000],
-            |r| r.get(0),
-        )?;
+        let recent = workers::registered_since(&db, token, now - 60_000)?;
         if recent >= REGISTRATIONS_PER_MINUTE {
             return Err(LeaseError::TooManyRegistrations.into());
         }
         let id = WorkerId::issue(&random_hex()?);
-        db.execute(
-            "insert into workers (id, name, version, cores, signature, registered_ms, token_hash) values (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![id, name, version, cores.max(1), signature as i64, now, token.as_str()],
+        workers::insert(
+            &db,
+            &NewWorker {
+                id: &id,
+                name,
+                version,
+                cores,
+                signature,
+                token,
+                registered_ms: now,
+            },
         )?;
         Ok(WorkerKey {
             id,
@@ -243,22 +188,11 @@ impl Coordinator {
         })
     }
 
-    /// The row of the worker `key` names, if it registered under the token
-    /// `key` carries.
-    fn worker_row(db: &Connection, key: &WorkerKey) -> Result<WorkerRow, CoordinatorError> {
-        db.query_row(
-            "select cores, signature, pairs_per_minute from workers where id = ?1 and token_hash = ?2",
-            params![&key.id, key.token.as_str()],
-            |r| {
-                Ok(WorkerRow {
-                    cores: r.get(0)?,
-                    signature: r.get(1)?,
-                    pairs_per_minute: r.get(2)?,
-                })
-            },
-        )
-        .optional()?
-        .ok_or_else(|| LeaseError::UnknownWorker(key.id.clone()).into())
+    /// The pace of the worker `key` names, if it registered under the
+    /// token `key` carries.
+    fn worker_row(db: &Connection, key: &WorkerKey) -> Result<WorkerPace, CoordinatorError> {
+        workers::pace(db, &key.id, &key.token)?
+            .ok_or_else(|| LeaseError::UnknownWorker(key.id.clone()).into())
     }
 
     /// Leases a unit to the worker `key` names, or `None` if there is no
@@ -273,55 +207,19 @@ impl Coordinator {
         let now = now_ms();
         let deadline = now + self.lease_ms();
         let db = self.db();
-        let WorkerRow {
+        let WorkerPace {
             cores,
             signature,
             pairs_per_minute: rate,
         } = Self::worker_row(&db, key)?;
         // Expired leases go back to the pool.
-        let expired = db.execute(
-            "update units set state = 'free' where state = 'leased' and deadline_ms < ?1",
-            [now],
-        )?;
-        bump(&self.counters.expired, expired as u64);
+        let expired = units::expire(&db, now)?;
+        bump(&self.counters.expired, expired);
         // Running campaigns for this engine build, least served (per priority) first.
-        let mut stmt = db.prepare(
-            "select c.id, c.priority, c.pairs_total, c.next_pair,
-                    (select count(*) from units u where u.campaign_id = c.id and u.state = 'free'),
-                    c.next_pair - (select coalesce(sum(pair_count), 0) from units u where u.campaign_id = c.id and u.state = 'free')
-             from campaigns c where c.state = ?3 and c.signature = ?1
-               and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)
-               and not exists (select 1 from excluded_tokens t where t.campaign_id = c.id and t.token_hash = ?4)
-               and not exists (select 1 from engine_failures f where f.campaign_id = c.id and f.worker_id = ?2)",
-        )?;
-        let mut candidates: Vec<Candidate> = stmt
-            .query_map(
-                params![
-                    signature,
-                    worker,
-                    CampaignState::Running.as_str(),
-                    key.token.as_str()
-                ],
-                |r| {
-                    Ok(Candidate {
-                        id: r.get(0)?,
-                        priority: r.get(1)?,
-                        pairs_total: r.get(2)?,
-                        next_pair: r.get(3)?,
-                        free_units: r.get(4)?,
-                        pairs_out: r.get(5)?,
-                    })
-                },
-            )?
-            .collect::<Result<_, _>>()?;
-        drop(stmt);
-        candidates.retain(Candidate::has_work);
-        candidates.sort_by(|a, b| {
-            a.share()
-                .total_cmp(&b.share())
-                .then_with(|| a.id.cmp(&b.id))
-        });
-        let Some(Candidate {
+        let mut candidates = units::candidates(&db, signature, worker, &key.token)?;
+        candidates.retain(has_work);
+        candidates.sort_by(|a, b| share(a).total_cmp(&share(b)).then_with(|| a.id.cmp(&b.id)));
+        let Some(LeaseCandidate {
             id: campaign,
             pairs_total: total,
             next_pair: next,
@@ -331,7 +229,13 @@ impl Coordinator {
         else {
             return Ok(None);
         };
-        let token = random_hex()?;
+        let token = LeaseToken::new(random_hex()?);
+        let grant = LeaseGrant {
+            token: &token,
+            worker,
+            deadline_ms: deadline,
+            leased_ms: now,
+        };
         let mut campaigns = self
             .campaigns
             .lock()
@@ -340,17 +244,11 @@ impl Coordinator {
             .get_mut(&campaign)
             .ok_or_else(|| StorageError::NotLoaded(campaign.clone()))?;
         let (unit_id, first, count, perturbation) = if free > 0 {
-            let (id, first, count, spsa): (String, i64, i64, String) = db.query_row(
-                "select id, first_pair, pair_count, spsa from units where campaign_id = ?1 and state = 'free' order by first_pair limit 1",
-                [&campaign],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )?;
-            db.execute(
-                "update units set state = 'leased', lease_token = ?2, worker_id = ?3, deadline_ms = ?4, leased_ms = ?5 where id = ?1",
-                params![id, token, worker, deadline, now],
-            )?;
-            let perturbation = UnitPerturbation::from_text(&spsa).map_err(StorageError::Spsa)?;
-            (id, first, count, perturbation)
+            let unit = units::first_free(&db, &campaign)?;
+            units::lease(&db, &unit.id, &grant)?;
+            let perturbation =
+                UnitPerturbation::from_text(&unit.spsa).map_err(StorageError::Spsa)?;
+            (unit.id, unit.first_pair, unit.pair_count, perturbation)
         } else {
             let sizing = UnitSizing {
                 pairs_per_minute: rate,
@@ -360,29 +258,29 @@ impl Coordinator {
                 pairs_total: total,
                 next_pair: next,
             };
-            let count = sizing.pairs(u8::from_str_radix(&token[..2], 16).unwrap_or(128));
-            let id = format!("{campaign}-{next}");
+            let spread = token
+                .as_str()
+                .get(..2)
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+                .unwrap_or(128);
+            let count = u64::try_from(sizing.pairs(spread)).unwrap_or(0);
+            let first = u64::try_from(next).unwrap_or(0);
+            let id = UnitId::new(&campaign, first);
             let perturbation = live.issue_perturbation();
-            db.execute(
-                "insert into units (id, campaign_id, first_pair, pair_count, state, lease_token, worker_id, deadline_ms, leased_ms, spsa)
-                 values (?1, ?2, ?3, ?4, 'leased', ?5, ?6, ?7, ?8, ?9)",
-                params![
-                    id,
-                    campaign,
-                    next,
-                    count,
-                    token,
-                    worker,
-                    deadline,
-                    now,
-                    perturbation.as_ref().map_or(String::new(), UnitPerturbation::to_text)
-                ],
+            let spsa = perturbation
+                .as_ref()
+                .map_or(String::new(), UnitPerturbation::to_text);
+            units::insert_leased(
+                &db,
+                &NewUnit {
+                    id: &id,
+                    pair_count: count,
+                    spsa: &spsa,
+                    lease: grant,
+                },
             )?;
-            db.execute(
-                "update campaigns set next_pair = ?2 where id = ?1",
-                params![campaign, next + count],
-            )?;
-            (id, next, count, perturbation)
+            campaigns::set_next_pair(&db, &campaign, first + count)?;
+            (id, first, count, perturbation)
         };
         drop(db);
         let config = live.unit_config(perturbation.as_ref());
@@ -392,11 +290,11 @@ impl Coordinator {
         bump(&self.counters.leased, 1);
         let mut unit = v1::WorkUnit::from(UnitSpec {
             config: &config,
-            campaign_id: campaign.as_str(),
+            campaign_id: &campaign,
             unit_id: &unit_id,
-            lease_token: &token,
+            lease_token: token.as_str(),
             lease: self.lease,
-            first_pair: first as u64,
+            first_pair: first,
             pair_count: count,
         });
         super::shipping::apply(&mut unit, &shipped);
@@ -411,26 +309,11 @@ impl Coordinator {
         key: &WorkerKey,
         lease: &Lease,
     ) -> Result<HeldUnit, CoordinatorError> {
-        let (unit, token) = (lease.unit.0.as_str(), lease.token.0.as_str());
+        let unit = &lease.unit;
         let db = self.db();
         Self::worker_row(&db, key)?;
-        db.query_row(
-            "select campaign_id, lease_token != '' and lease_token = ?2 and worker_id = ?3, first_pair, pair_count, state = 'done', spsa
-             from units where id = ?1",
-            params![unit, token, &key.id],
-            |r| {
-                Ok(HeldUnit {
-                    campaign: r.get(0)?,
-                    held: r.get(1)?,
-                    first_pair: r.get::<_, i64>(2)? as u64,
-                    pair_count: r.get::<_, i64>(3)? as u64,
-                    done: r.get(4)?,
-                    spsa: r.get(5)?,
-                })
-            },
-        )
-        .optional()?
-        .ok_or_else(|| LeaseError::UnknownUnit(unit.to_owned()).into())
+        units::held(&db, unit, &lease.token, &key.id)?
+            .ok_or_else(|| LeaseError::UnknownUnit(unit.clone()).into())
     }
 
     /// Extends a lease by the coordinator's lease time, which it returns:
@@ -440,16 +323,13 @@ impl Coordinator {
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if the lease is no longer this worker's.
     pub fn renew(&self, key: &WorkerKey, lease: &Lease) -> Result<Duration, CoordinatorError> {
-        let unit = lease.unit.0.as_str();
+        let unit = &lease.unit;
         let held = self.held_unit(key, lease)?;
         if !held.held || held.done {
-            return Err(LeaseError::Lost(unit.to_owned()).into());
+            return Err(LeaseError::Lost(unit.clone()).into());
         }
         let deadline = now_ms() + self.lease_ms();
-        self.db().execute(
-            "update units set deadline_ms = ?2, state = 'leased' where id = ?1",
-            params![unit, deadline],
-        )?;
+        units::renew(&self.db(), unit, deadline)?;
         Ok(self.lease)
     }
 
@@ -463,13 +343,12 @@ impl Coordinator {
     /// # Errors
     /// `NotFound`; `FailedPrecondition` if it is not this worker's.
     pub fn release(&self, key: &WorkerKey, lease: &Lease) -> Result<(), CoordinatorError> {
-        let unit = lease.unit.0.as_str();
+        let unit = &lease.unit;
         let held = self.held_unit(key, lease)?;
         if !held.held || held.done {
-            return Err(LeaseError::NotHeld(unit.to_owned()).into());
+            return Err(LeaseError::NotHeld(unit.clone()).into());
         }
-        self.db()
-            .execute("update units set state = 'free' where id = ?1", [unit])?;
+        units::release(&self.db(), unit)?;
         Ok(())
     }
 
@@ -494,10 +373,7 @@ impl Coordinator {
             campaign = %held.campaign,
             "cannot start an engine: {reason}"
         );
-        self.db().execute(
-            "insert or replace into engine_failures (campaign_id, worker_id, reason, at_ms) values (?1, ?2, ?3, ?4)",
-            params![held.campaign, worker, reason, now_ms()],
-        )?;
+        workers::record_failure(&self.db(), &held.campaign, worker, &reason, now_ms())?;
         self.changed();
         Ok(())
     }
@@ -510,17 +386,7 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<Vec<EngineFailure>, CoordinatorError> {
-        let db = self.db();
-        let mut stmt = db.prepare(
-            "select worker_id, reason from engine_failures where campaign_id = ?1 order by at_ms",
-        )?;
-        let rows = stmt.query_map([campaign], |r| {
-            Ok(EngineFailure {
-                worker: r.get(0)?,
-                reason: r.get(1)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(workers::failures(&self.db(), campaign)?)
     }
 
     /// Registered workers, in the order they registered.
@@ -528,18 +394,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn workers(&self) -> Result<Vec<WorkerInfo>, CoordinatorError> {
-        let db = self.db();
-        let mut stmt =
-            db.prepare("select id, name, version, cores from workers order by registered_ms")?;
-        let rows = stmt.query_map([], |r| {
-            Ok(WorkerInfo {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                version: r.get(2)?,
-                cores: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(workers::all(&self.db())?)
     }
 
     /// Units by state (leased, free, done).
@@ -547,16 +402,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn unit_states(&self) -> Result<Vec<UnitCount>, CoordinatorError> {
-        let db = self.db();
-        let mut stmt =
-            db.prepare("select state, count(*) from units group by state order by state")?;
-        let rows = stmt.query_map([], |r| {
-            Ok(UnitCount {
-                state: r.get(0)?,
-                units: r.get::<_, i64>(1)? as u64,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        Ok(units::counts(&self.db())?)
     }
 }
 
@@ -605,7 +451,7 @@ mod tests {
 
     #[test]
     fn the_least_served_campaign_per_priority_goes_first() {
-        let candidate = |priority, free_units, next_pair, pairs_out| Candidate {
+        let candidate = |priority, free_units, next_pair, pairs_out| LeaseCandidate {
             id: CampaignId::new("c").unwrap(),
             priority,
             pairs_total: 100,
@@ -613,10 +459,10 @@ mod tests {
             free_units,
             pairs_out,
         };
-        assert!(candidate(1, 0, 50, 50).has_work());
-        assert!(candidate(1, 1, 100, 90).has_work());
-        assert!(!candidate(1, 0, 100, 100).has_work());
-        assert!(candidate(2, 0, 50, 50).share() < candidate(1, 0, 40, 40).share());
-        assert!(candidate(0, 0, 50, 50).share() == candidate(1, 0, 50, 50).share());
+        assert!(has_work(&candidate(1, 0, 50, 50)));
+        assert!(has_work(&candidate(1, 1, 100, 90)));
+        assert!(!has_work(&candidate(1, 0, 100, 100)));
+        assert!(share(&candidate(2, 0, 50, 50)) < share(&candidate(1, 0, 40, 40)));
+        assert!(share(&candidate(0, 0, 50, 50)) == share(&candidate(1, 0, 50, 50)));
     }
 }

@@ -7,8 +7,9 @@
 //! on start-up a file without its "done" mark is counted then, so a crash
 //! between the two neither loses nor double-counts a game.
 //!
-//! One job per file: `schema` (the database's tables and queries shared
-//! by the others), `tokens` (who may do what), `campaigns` (creating,
+//! The tables and their typed queries are the store's
+//! ([`ajaxlab_store::state`]); this module holds the policy over them.
+//! One job per file: `tokens` (who may do what), `campaigns` (creating,
 //! viewing and controlling campaigns), `leases` (workers, unit sizing,
 //! leases), `counting` (submissions, exactly-once counting, SPSA
 //! trajectories), `claims` (one submission of a unit at a time), `lock` (one coordinator per state directory), `exclude` (counting a worker out), `shipping` (the
@@ -26,7 +27,6 @@ mod leases;
 mod lock;
 pub mod outliers;
 mod pgn;
-mod schema;
 pub mod service;
 mod shipping;
 mod spsa_final;
@@ -34,13 +34,15 @@ mod tokens;
 pub mod validate;
 mod verify;
 
-pub use campaigns::{CampaignState, CampaignView, ParamValue, SprtView, UnknownCampaignState};
+pub use ajaxlab_store::state::UnknownScope;
+pub use ajaxlab_store::state::{CampaignState, UnitState, UnknownCampaignState, UnknownUnitState};
+pub use campaigns::{CampaignView, ParamValue, SprtView};
 pub use counting::MAX_REJECTIONS;
 pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
 pub use leases::{
     EngineFailure, Lease, LeaseToken, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, REGISTRATIONS_PER_MINUTE,
-    UnitCount, UnitId, WorkerInfo, WorkerKey,
+    UnitCount, WorkerInfo, WorkerKey,
 };
 pub use lock::LOCK_FILE;
 pub use pgn::PGN_FILE;
@@ -49,12 +51,12 @@ pub use tokens::{Scope, TokenHash, issue_token_in, random_hex};
 pub use verify::{FileCheck, QuarantineOutcome, Quarantined};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
-pub use crate::ids::{CampaignId, WorkerId};
+pub use crate::ids::{CampaignId, UnitId, WorkerId};
+use ajaxlab_store::state::{self, schema};
 use campaigns::restore_campaign;
 use error::file_error;
 use kinds::Live;
 use rusqlite::Connection;
-use schema::{RECOUNT, open_db};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -105,7 +107,7 @@ pub struct Coordinator {
     lease: Duration,
     signature: u64,
     campaigns: Mutex<HashMap<CampaignId, Live>>,
-    tokens: Mutex<HashMap<String, Scope>>,
+    tokens: Mutex<HashMap<TokenHash, Scope>>,
     changes: tokio::sync::watch::Sender<u64>,
     /// How much play a new unit is sized to, at the asking worker's rate.
     unit_duration: Duration,
@@ -156,7 +158,7 @@ impl Coordinator {
             })?;
         let lock = lock::StateLock::take(dir)?;
         let db_path = dir.join(schema::DATABASE_FILE);
-        let db = open_db(&db_path).map_err(|source| StorageError::OpenDatabase {
+        let db = schema::open(&db_path).map_err(|source| StorageError::OpenDatabase {
             path: db_path.clone(),
             source,
         })?;
@@ -179,7 +181,7 @@ impl Coordinator {
             _lock: lock,
             startup_check: FileCheck::default(),
         };
-        c.db().execute(RECOUNT, [Option::<String>::None])?;
+        schema::recount(&c.db(), None)?;
         c.load()?;
         let unreadable = c.reconcile()?;
         c.finish_interrupted_exclusions()?;
@@ -212,30 +214,27 @@ impl Coordinator {
             .campaigns
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut stmt = db.prepare("select id, config_toml from campaigns")?;
-        let rows: Vec<(CampaignId, String)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
-        drop(stmt);
-        for (id, text) in rows {
-            let live = restore_campaign(&db, &id, &text, &self.inputs_dir(), &self.artifacts)?;
-            campaigns.insert(id, live);
+        for stored in state::campaigns::all(&db)? {
+            let live = restore_campaign(
+                &db,
+                &stored.id,
+                &stored.config_toml,
+                &self.inputs_dir(),
+                &self.artifacts,
+            )?;
+            campaigns.insert(stored.id, live);
         }
         let mut tokens = self
             .tokens
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut stmt = db.prepare("select hash, scope from tokens")?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
-            let (hash, scope) = row?;
-            if let Some(scope) = Scope::parse(&scope) {
-                tokens.insert(hash, scope);
-            }
+        for token in state::tokens::all(&db)? {
+            tokens.insert(token.hash, token.scope);
         }
         Ok(())
     }
 
-    fn unit_file(&self, campaign: &CampaignId, unit: &str) -> PathBuf {
+    fn unit_file(&self, campaign: &CampaignId, unit: &UnitId) -> PathBuf {
         self.dir
             .join("campaigns")
             .join(campaign.as_str())

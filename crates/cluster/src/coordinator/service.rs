@@ -6,7 +6,7 @@ use super::tokens::TokenHash;
 use super::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, LeaseError, Scope,
 };
-use crate::ids::{CampaignId, WorkerId};
+use crate::ids::{CampaignId, UnitId, WorkerId};
 use crate::inputs::Input;
 use ajaxlab_proto::PROTOCOL_VERSION;
 use ajaxlab_proto::convert::WireEnum;
@@ -118,6 +118,12 @@ where
         .map_err(|e| Status::invalid_argument(format!("{field}: {e}")))
 }
 
+/// The lease a request of `kind` names by `unit_id` and `lease_token`.
+fn lease(unit_id: &str, lease_token: String, kind: &str) -> Result<Lease, Status> {
+    let unit: UnitId = wire_id(unit_id, &format!("{kind}.unit_id"))?;
+    Ok(Lease::new(unit, lease_token))
+}
+
 /// The worker a request of `kind` names by `worker_id`, with the token it
 /// came with.
 fn worker_key<T>(request: &Request<T>, worker_id: &str, kind: &str) -> Result<WorkerKey, Status> {
@@ -179,8 +185,9 @@ impl worker_server::Worker for WorkerService {
         let key = worker_key(&request, &request.get_ref().worker_id, "RenewLeaseRequest")?;
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
+        let lease = lease(&r.unit_id, r.lease_token, "RenewLeaseRequest")?;
         let c = Arc::clone(&self.0);
-        let lease = blocking(move || c.renew(&key, &Lease::new(r.unit_id, r.lease_token))).await?;
+        let lease = blocking(move || c.renew(&key, &lease)).await?;
         Ok(Response::new(v1::RenewLeaseResponse {
             lease_ms: u64::try_from(lease.as_millis()).unwrap_or(u64::MAX),
         }))
@@ -197,12 +204,12 @@ impl worker_server::Worker for WorkerService {
         )?;
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
+        let lease = lease(&r.unit_id, r.lease_token, "SubmitResultsRequest")?;
+        let unit = lease.unit.clone();
         let c = Arc::clone(&self.0);
-        let unit = r.unit_id.clone();
-        let outcome =
-            blocking(move || c.submit(&key, &Lease::new(r.unit_id, r.lease_token), &r.games)).await;
+        let outcome = blocking(move || c.submit(&key, &lease, &r.games)).await;
         if let Err(e) = &outcome {
-            tracing::warn!(unit, "submission refused: {}", e.message());
+            tracing::warn!(%unit, "submission refused: {}", e.message());
         }
         Ok(Response::new(v1::SubmitResultsResponse {
             status: outcome?.to_wire(),
@@ -217,7 +224,7 @@ impl worker_server::Worker for WorkerService {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
-        let lease = Lease::new(r.unit_id, r.lease_token);
+        let lease = lease(&r.unit_id, r.lease_token, "ReleaseWorkRequest")?;
         blocking(move || {
             if r.engine_failure.is_empty() {
                 c.release(&key, &lease)

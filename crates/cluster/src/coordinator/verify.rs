@@ -12,9 +12,9 @@
 use super::error::file_error;
 use super::{Coordinator, CoordinatorError};
 use crate::artifacts::hash_file;
-use crate::ids::CampaignId;
+use crate::ids::{CampaignId, UnitId};
 use ajaxlab_store::read_games;
-use rusqlite::params;
+use ajaxlab_store::state::{CountedFile, GamesFileRecord, results, units};
 use std::path::Path;
 
 /// A unit's file that did not hold up, moved to its campaign's `quarantine/`.
@@ -23,7 +23,7 @@ pub struct Quarantined {
     /// The campaign.
     pub campaign: CampaignId,
     /// The unit.
-    pub unit: String,
+    pub unit: UnitId,
     /// What was wrong with the file.
     pub reason: String,
     /// What became of its games.
@@ -45,13 +45,13 @@ impl Quarantined {
     /// A quarantine, logged as a warning as it happens.
     fn said(
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         reason: String,
         outcome: QuarantineOutcome,
     ) -> Quarantined {
         let quarantined = Quarantined {
             campaign: campaign.clone(),
-            unit: unit.to_owned(),
+            unit: unit.clone(),
             reason,
             outcome,
         };
@@ -97,20 +97,10 @@ pub(super) enum Depth {
     Contents,
 }
 
-/// A counted unit as its results row recorded it.
-struct CountedFile {
-    unit: String,
-    campaign: CampaignId,
-    sha256: String,
-    /// Negative for a unit counted before files were recorded.
-    bytes: i64,
-    games: i64,
-}
-
 /// What a games file holds, as recorded when its unit is counted.
 pub(super) struct FileDigest {
     pub(super) sha256: String,
-    pub(super) bytes: i64,
+    pub(super) bytes: u64,
 }
 
 /// The SHA-256 and size of `path`.
@@ -118,7 +108,7 @@ pub(super) fn digest(path: &Path) -> Result<FileDigest, CoordinatorError> {
     let (hash, bytes) = hash_file(path).map_err(super::StorageError::from)?;
     Ok(FileDigest {
         sha256: hash.to_string(),
-        bytes: i64::try_from(bytes).unwrap_or(i64::MAX),
+        bytes,
     })
 }
 
@@ -127,22 +117,7 @@ impl Coordinator {
     /// do not hold up (module docs). A unit counted before files were
     /// recorded gets its record now, if its file reads.
     pub(super) fn check_counted_files(&self, depth: Depth) -> Result<FileCheck, CoordinatorError> {
-        let rows: Vec<CountedFile> = {
-            let db = self.db();
-            let mut stmt = db.prepare(
-                "select unit_id, campaign_id, file_sha256, file_bytes, games from results order by rowid",
-            )?;
-            let rows = stmt.query_map([], |r| {
-                Ok(CountedFile {
-                    unit: r.get(0)?,
-                    campaign: r.get(1)?,
-                    sha256: r.get(2)?,
-                    bytes: r.get(3)?,
-                    games: r.get(4)?,
-                })
-            })?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let rows = results::counted_files(&self.db())?;
         let mut check = FileCheck::default();
         for row in rows {
             check.checked += 1;
@@ -167,37 +142,44 @@ impl Coordinator {
         let Ok(meta) = std::fs::metadata(&path) else {
             return Ok(Some("its games file is missing".to_owned()));
         };
-        let size = i64::try_from(meta.len()).unwrap_or(i64::MAX);
-        if row.bytes >= 0 && size != row.bytes {
+        let size = meta.len();
+        if let Some(bytes) = row.bytes
+            && size != bytes
+        {
             return Ok(Some(format!(
-                "its games file is {size} bytes; it was counted at {} bytes",
-                row.bytes
+                "its games file is {size} bytes; it was counted at {bytes} bytes"
             )));
         }
-        if row.bytes >= 0 && depth == Depth::Size {
+        if row.bytes.is_some() && depth == Depth::Size {
             return Ok(None);
         }
         let found = digest(&path)?;
-        if row.bytes >= 0 && found.sha256 != row.sha256 {
+        if row.bytes.is_some() && found.sha256 != row.sha256 {
             return Ok(Some(format!(
                 "its games file changed since it was counted (SHA-256 {}, counted as {})",
                 found.sha256, row.sha256
             )));
         }
         let games = match read_games(&path) {
-            Ok(file) => i64::try_from(file.games.len()).unwrap_or(i64::MAX),
+            Ok(file) => u64::try_from(file.games.len()).unwrap_or(u64::MAX),
             Err(e) => return Ok(Some(format!("its games file does not read: {e}"))),
         };
-        if row.games >= 0 && games != row.games {
+        if let Some(counted) = row.games
+            && games != counted
+        {
             return Ok(Some(format!(
-                "its games file holds {games} games; {} were counted",
-                row.games
+                "its games file holds {games} games; {counted} were counted"
             )));
         }
-        if row.bytes < 0 {
-            self.db().execute(
-                "update results set file_sha256 = ?2, file_bytes = ?3, games = ?4 where unit_id = ?1",
-                params![row.unit, found.sha256, found.bytes, games],
+        if row.bytes.is_none() {
+            results::record_file(
+                &self.db(),
+                &row.unit,
+                &GamesFileRecord {
+                    sha256: found.sha256,
+                    bytes: found.bytes,
+                    games,
+                },
             )?;
         }
         Ok(None)
@@ -208,7 +190,7 @@ impl Coordinator {
     fn quarantine_counted(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         reason: String,
     ) -> Result<Quarantined, CoordinatorError> {
         self.move_to_quarantine(campaign, unit)?;
@@ -221,7 +203,7 @@ impl Coordinator {
         let outcome = if spsa {
             QuarantineOutcome::UpdateKept
         } else {
-            self.count_out(campaign, &[unit.to_owned()])?;
+            self.count_out(campaign, std::slice::from_ref(unit))?;
             QuarantineOutcome::CountedOut
         };
         Ok(Quarantined::said(campaign, unit, reason, outcome))
@@ -232,14 +214,11 @@ impl Coordinator {
     pub(super) fn quarantine_uncounted(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
         reason: String,
     ) -> Result<Quarantined, CoordinatorError> {
         self.move_to_quarantine(campaign, unit)?;
-        self.db().execute(
-            "update units set state = 'free', worker_id = '', lease_token = '', deadline_ms = 0 where id = ?1 and state != 'done'",
-            [unit],
-        )?;
+        units::recycle_uncounted(&self.db(), unit)?;
         Ok(Quarantined::said(
             campaign,
             unit,
@@ -253,7 +232,7 @@ impl Coordinator {
     fn move_to_quarantine(
         &self,
         campaign: &CampaignId,
-        unit: &str,
+        unit: &UnitId,
     ) -> Result<(), CoordinatorError> {
         let file = self.unit_file(campaign, unit);
         if !file.exists() {

@@ -7,7 +7,7 @@
 
 mod engines;
 
-use crate::coordinator::Submitted;
+use crate::coordinator::{Lease, Submitted};
 use crate::ids::WorkerId;
 use crate::remote::{Remote, RemoteError};
 use crate::shutdown::Shutdown;
@@ -403,12 +403,15 @@ pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<
                 shutdown.sleep(wait).await;
                 continue;
             };
-            let span = tracing::info_span!("unit", worker = %worker_id, unit = %unit.unit_id);
+            let lease = Lease::of(&unit)
+                .map_err(|e| WorkerError::BadUnit(format!("WorkUnit.unit_id: {e}")))?;
+            let span = tracing::info_span!("unit", worker = %worker_id, unit = %lease.unit);
             if play_and_submit(
                 &mut clients,
                 &mut benched,
                 &worker_id,
                 unit,
+                &lease,
                 &config,
                 &shutdown,
             )
@@ -434,6 +437,7 @@ async fn play_and_submit(
     benched: &mut Benched,
     worker_id: &WorkerId,
     unit: v1::WorkUnit,
+    lease: &Lease,
     config: &WorkerConfig,
     shutdown: &Shutdown,
 ) -> Result<bool, WorkerError> {
@@ -452,10 +456,10 @@ async fn play_and_submit(
     };
     if let Err(failure) = ready {
         if failure.lasting {
-            release(&mut clients.work, worker_id, &unit, Some(&failure)).await;
+            release(&mut clients.work, worker_id, &unit, lease, Some(&failure)).await;
         } else {
             tracing::warn!("cannot fetch an engine now, unit given back: {failure}");
-            release(&mut clients.work, worker_id, &unit, None).await;
+            release(&mut clients.work, worker_id, &unit, lease, None).await;
             shutdown.clone().sleep(FETCH_RETRY).await;
         }
         return Ok(false);
@@ -491,8 +495,8 @@ async fn play_and_submit(
                 let renew = v1::RenewLeaseRequest {
                     header: header(),
                     worker_id: worker_id.to_string(),
-                    unit_id: unit.unit_id.clone(),
-                    lease_token: unit.lease_token.clone(),
+                    unit_id: lease.unit.to_string(),
+                    lease_token: lease.token.as_str().to_owned(),
                 };
                 match client.renew_lease(renew).await {
                     Ok(r) => renew_every = renewal_interval(r.into_inner().lease_ms),
@@ -509,19 +513,19 @@ async fn play_and_submit(
     let games = match games {
         Played::Games(games) => games,
         Played::Cancelled => {
-            release(client, worker_id, &unit, None).await;
+            release(client, worker_id, &unit, lease, None).await;
             return Ok(false);
         }
         Played::EngineFailed(failure) => {
-            release(client, worker_id, &unit, Some(&failure)).await;
+            release(client, worker_id, &unit, lease, Some(&failure)).await;
             return Ok(false);
         }
     };
     let request = v1::SubmitResultsRequest {
         header: header(),
         worker_id: worker_id.to_string(),
-        unit_id: unit.unit_id.clone(),
-        lease_token: unit.lease_token.clone(),
+        unit_id: lease.unit.to_string(),
+        lease_token: lease.token.as_str().to_owned(),
         games: games
             .iter()
             .map(v1::GameRecord::try_from)
@@ -551,12 +555,14 @@ async fn play_and_submit(
     Ok(false)
 }
 
-/// Gives `unit` back unplayed; with `failure`, as one whose engine this
-/// worker cannot fetch or start (logged here, shown on the status page).
+/// Gives `unit` (leased under `lease`) back unplayed; with `failure`, as
+/// one whose engine this worker cannot fetch or start (logged here, shown
+/// on the status page).
 async fn release(
     client: &mut Client,
     worker_id: &WorkerId,
     unit: &v1::WorkUnit,
+    lease: &Lease,
     failure: Option<&EngineFailure>,
 ) {
     if let Some(failure) = failure {
@@ -565,12 +571,12 @@ async fn release(
     let release = v1::ReleaseWorkRequest {
         header: header(),
         worker_id: worker_id.to_string(),
-        unit_id: unit.unit_id.clone(),
-        lease_token: unit.lease_token.clone(),
+        unit_id: lease.unit.to_string(),
+        lease_token: lease.token.as_str().to_owned(),
         engine_failure: failure.map(ToString::to_string).unwrap_or_default(),
     };
     if let Err(s) = client.release_work(release).await {
-        tracing::warn!("unit {} not given back: {}", unit.unit_id, s.message());
+        tracing::warn!("unit {} not given back: {}", lease.unit, s.message());
     }
 }
 

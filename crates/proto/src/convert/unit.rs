@@ -13,6 +13,7 @@ use ajaxlab_arena::tc::TimeControlError;
 use ajaxlab_arena::{MatchConfig, TimeControl};
 use ajaxlab_engine::{Features, Params};
 use ajaxlab_rules::VariantKind;
+use ajaxlab_store::ids::{CampaignId, UnitId};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -23,9 +24,9 @@ pub struct UnitSpec<'a> {
     /// The match (with the unit's perturbation applied, for SPSA).
     pub config: &'a MatchConfig,
     /// The campaign it belongs to.
-    pub campaign_id: &'a str,
+    pub campaign_id: &'a CampaignId,
     /// The unit's id.
-    pub unit_id: &'a str,
+    pub unit_id: &'a UnitId,
     /// The lease's secret, shown back on renewal and submission.
     pub lease_token: &'a str,
     /// How long the lease lasts from now unless renewed.
@@ -42,10 +43,10 @@ impl From<UnitSpec<'_>> for v1::WorkUnit {
         let (imbalance_first, imbalance_second) = config.openings.imbalance.texts();
         let a = &config.adjudication;
         v1::WorkUnit {
-            unit_id: u.unit_id.into(),
+            unit_id: u.unit_id.to_string(),
             lease_token: u.lease_token.into(),
             lease_ms: u64::try_from(u.lease.as_millis()).unwrap_or(u64::MAX),
-            campaign_id: u.campaign_id.into(),
+            campaign_id: u.campaign_id.to_string(),
             run_id: config.run_id.clone(),
             variant: config.variant.to_wire(),
             openings: Some(v1::Openings::from(&config.openings.source)),
@@ -390,10 +391,11 @@ mod tests {
     }
 
     fn unit(config: &MatchConfig) -> v1::WorkUnit {
+        let campaign = CampaignId::new("c").unwrap();
         v1::WorkUnit::from(UnitSpec {
             config,
-            campaign_id: "c",
-            unit_id: "c-0",
+            campaign_id: &campaign,
+            unit_id: &UnitId::new(&campaign, 0),
             lease_token: "t",
             lease: std::time::Duration::from_millis(5),
             first_pair: 3,

@@ -4,7 +4,7 @@ use super::WireError;
 use crate::v1;
 use ajaxlab_rules::{GameResult, VariantKind};
 use ajaxlab_stats::{EloModel, Status};
-use ajaxlab_store::{RunKind, Termination};
+use ajaxlab_store::{CampaignState, RunKind, Termination};
 
 /// A workspace enum sent as a wire enum (an `i32` field of a message).
 pub trait WireEnum: Sized {
@@ -92,6 +92,13 @@ wire_enum!(RunKind, v1::CampaignKind {
     Spsa <=> Spsa,
     PieceValue <=> PieceValue,
     FirstMove <=> FirstMove,
+});
+
+wire_enum!(CampaignState, v1::CampaignState {
+    Running <=> Running,
+    Paused <=> Paused,
+    Stopped <=> Stopped,
+    Finished <=> Finished,
 });
 
 wire_enum!(EloModel, v1::EloModel {

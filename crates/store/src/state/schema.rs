@@ -1,27 +1,43 @@
-//! The database: its tables (with the columns added since the first
-//! schema, for state directories made before them) and the queries the
-//! other parts share.
+//! The database's tables, with the columns added since the first schema
+//! for state directories made before them, and the recount of every
+//! campaign's totals from its counted units.
 
-use super::CoordinatorError;
-use super::error::StorageError;
-use crate::ids::{CampaignId, WorkerId};
-use crate::inputs::Input;
-use ajaxlab_stats::Pentanomial;
-use rusqlite::{Connection, params};
+use crate::ids::CampaignId;
+use rusqlite::Connection;
 use std::path::Path;
 
 /// The database's file name in the state directory.
-pub(super) const DATABASE_FILE: &str = "coordinator.sqlite3";
+pub const DATABASE_FILE: &str = "coordinator.sqlite3";
 
 /// Opens (or creates) the database at `path`: WAL, the tables, and the
 /// columns added since the first schema.
-pub(super) fn open_db(path: &Path) -> Result<Connection, rusqlite::Error> {
+///
+/// # Errors
+/// SQLite's, if the file cannot be opened or the tables made.
+pub fn open(path: &Path) -> Result<Connection, rusqlite::Error> {
     let db = Connection::open(path)?;
     // WAL with synchronous = normal: a commit survives the coordinator's
     // crash (not the machine's). What must survive the machine is the
     // games, and their files are synced before the unit is counted; a
     // count lost with the machine is redone from the file on start-up.
     db.execute_batch("pragma journal_mode = wal; pragma synchronous = normal;")?;
+    make_tables(&db)?;
+    Ok(db)
+}
+
+/// A database in memory with the tables, for tests of the state's queries.
+///
+/// # Errors
+/// SQLite's.
+pub fn open_in_memory() -> Result<Connection, rusqlite::Error> {
+    let db = Connection::open_in_memory()?;
+    make_tables(&db)?;
+    Ok(db)
+}
+
+/// Makes the tables that are not there yet, and adds the columns and
+/// indexes added since the first schema to those that are.
+fn make_tables(db: &Connection) -> Result<(), rusqlite::Error> {
     db.execute_batch(SCHEMA)?;
     // Columns added since the first schema, for state dirs made before them.
     for (table, column, decl) in [
@@ -55,12 +71,22 @@ pub(super) fn open_db(path: &Path) -> Result<Connection, rusqlite::Error> {
     db.execute_batch(
         "create index if not exists workers_by_token on workers(token_hash, registered_ms);",
     )?;
-    Ok(db)
+    Ok(())
+}
+
+/// Sets the running totals of `campaign` (of every campaign if `None`)
+/// from its counted units.
+///
+/// # Errors
+/// SQLite's.
+pub fn recount(db: &Connection, campaign: Option<&CampaignId>) -> Result<(), rusqlite::Error> {
+    db.execute(RECOUNT, [campaign])?;
+    Ok(())
 }
 
 /// Sets each campaign's running totals (all campaigns when ?1 is null) from
 /// its counted units.
-pub(super) const RECOUNT: &str = "
+const RECOUNT: &str = "
 update campaigns set
     ll = (select coalesce(sum(ll), 0) from results r where r.campaign_id = campaigns.id),
     ld = (select coalesce(sum(ld), 0) from results r where r.campaign_id = campaigns.id),
@@ -116,145 +142,6 @@ create index if not exists rejections_by_token on rejections(campaign_id, token_
 create index if not exists rejections_by_unit on rejections(unit_id, token_hash);
 ";
 
-pub(super) fn campaign_pentanomial(
-    db: &Connection,
-    campaign: &CampaignId,
-    worker: Option<&WorkerId>,
-) -> Result<Pentanomial, CoordinatorError> {
-    let read = |r: &rusqlite::Row<'_>| -> rusqlite::Result<[i64; 5]> {
-        Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?])
-    };
-    let row = match worker {
-        None => db.query_row(
-            "select ll, ld, dd, wd, ww from campaigns where id = ?1",
-            [campaign],
-            read,
-        )?,
-        Some(worker) => db.query_row(
-            "select coalesce(sum(ll),0), coalesce(sum(ld),0), coalesce(sum(dd),0), coalesce(sum(wd),0), coalesce(sum(ww),0)
-             from results where campaign_id = ?1 and worker_id = ?2",
-            params![campaign, worker],
-            read,
-        )?,
-    };
-    Ok(Pentanomial(row.map(|n| n.max(0) as u64)))
-}
-
-/// A campaign's pentanomial after each counted unit, in the order counted.
-pub(super) fn running_totals(
-    db: &Connection,
-    campaign: &CampaignId,
-) -> Result<Vec<Pentanomial>, CoordinatorError> {
-    let mut stmt =
-        db.prepare("select ll, ld, dd, wd, ww from results where campaign_id = ?1 order by rowid")?;
-    let rows = stmt.query_map([campaign], |r| {
-        Ok([
-            r.get::<_, i64>(0)?,
-            r.get(1)?,
-            r.get(2)?,
-            r.get(3)?,
-            r.get(4)?,
-        ])
-    })?;
-    let mut total = Pentanomial::default();
-    let mut out = Vec::new();
-    for row in rows {
-        total += Pentanomial(row?.map(|n| n.max(0) as u64));
-        out.push(total);
-    }
-    Ok(out)
-}
-
-/// Saves an SPSA tune's state after update `seq` (0: the start).
-pub(super) fn save_spsa(
-    db: &Connection,
-    campaign: &CampaignId,
-    seq: i64,
-    unit: &str,
-    spsa: &ajaxlab_stats::Spsa,
-) -> Result<(), CoordinatorError> {
-    let theta =
-        serde_json::to_string(spsa.theta()).map_err(|e| StorageError::Spsa(e.to_string()))?;
-    db.execute(
-        "insert into spsa_history values (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            campaign,
-            seq,
-            unit,
-            spsa.completed_iterations() as i64,
-            spsa.next_id() as i64,
-            theta
-        ],
-    )?;
-    Ok(())
-}
-
-/// The files campaign `id` captured at create time.
-pub(super) fn campaign_inputs(
-    db: &Connection,
-    id: &CampaignId,
-) -> Result<Vec<Input>, CoordinatorError> {
-    files_of(db, "campaign_inputs", id)
-}
-
-/// Records the files campaign `id` captured.
-pub(super) fn save_campaign_inputs(
-    db: &Connection,
-    id: &CampaignId,
-    inputs: &[Input],
-) -> Result<(), CoordinatorError> {
-    save_files(db, "campaign_inputs", id, inputs)
-}
-
-/// The artifacts campaign `id` ships to workers (engine binaries and option files).
-pub(super) fn campaign_shipped(
-    db: &Connection,
-    id: &CampaignId,
-) -> Result<Vec<Input>, CoordinatorError> {
-    files_of(db, "campaign_shipped", id)
-}
-
-/// Records the artifacts campaign `id` ships.
-pub(super) fn save_campaign_shipped(
-    db: &Connection,
-    id: &CampaignId,
-    files: &[Input],
-) -> Result<(), CoordinatorError> {
-    save_files(db, "campaign_shipped", id, files)
-}
-
-/// The rows of `table` (`campaign_inputs` or `campaign_shipped`) of campaign `id`.
-fn files_of(db: &Connection, table: &str, id: &CampaignId) -> Result<Vec<Input>, CoordinatorError> {
-    let mut stmt = db.prepare(&format!(
-        "select key, path, sha256 from {table} where campaign_id = ?1 order by rowid"
-    ))?;
-    let rows = stmt.query_map([id], |r| {
-        Ok(Input {
-            key: r.get(0)?,
-            path: r.get(1)?,
-            sha256: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-fn save_files(
-    db: &Connection,
-    table: &str,
-    id: &CampaignId,
-    files: &[Input],
-) -> Result<(), CoordinatorError> {
-    for file in files {
-        db.execute(
-            &format!(
-                "insert or replace into {table} (campaign_id, key, path, sha256) values (?1, ?2, ?3, ?4)"
-            ),
-            params![id, file.key, file.path, file.sha256],
-        )?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,9 +149,9 @@ mod tests {
     /// A state directory made before the columns added since the first
     /// schema gets them, and keeps its rows.
     #[test]
-    fn an_old_database_gets_the_new_columns() -> Result<(), CoordinatorError> {
+    fn an_old_database_gets_the_new_columns() -> Result<(), Box<dyn std::error::Error>> {
         let dir = std::env::temp_dir().join(format!("ajaxlab-schema-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(super::super::error::file_error(&dir))?;
+        std::fs::create_dir_all(&dir)?;
         let path = dir.join("old.sqlite3");
         let _ = std::fs::remove_file(&path);
         {
@@ -278,7 +165,7 @@ mod tests {
                  insert into units values ('u', 'c', 0, 2, 'free', '', '', 0, 0, 0);",
             )?;
         }
-        let db = open_db(&path)?;
+        let db = open(&path)?;
         let spsa: String =
             db.query_row("select spsa from units where id = 'u'", [], |r| r.get(0))?;
         assert_eq!(spsa, "");
