@@ -776,3 +776,126 @@ fn sprt_of_shipped_engines(
         std::thread::sleep(Duration::from_millis(250));
     }
 }
+
+/// Runs `ajaxlab campaign run FILE` in `dir`; its output and whether it succeeded.
+fn campaign_run(dir: &Path, file: &str) -> (bool, String) {
+    let o = Command::new(BIN)
+        .current_dir(dir)
+        .args(["campaign", "run", file, "--threads", "1", "--quiet"])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success(), text)
+}
+
+/// The integer after `prefix` on the line of `text` that starts with it.
+fn value_of(text: &str, prefix: &str) -> i64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {prefix}… in {text}"))
+}
+
+#[test]
+fn spsa_tunes_a_uci_engine_s_options_and_the_values_of_a_file_template() {
+    let ops = operator_with_ajaxlab("uci-spsa");
+    let head = |name: &str| {
+        format!(
+            "variant = \"ajax-falcon\"\ngames = 8\ntc = \"nodes=100\"\n[campaign]\nname = \"{name}\"\nkind = \"spsa\"\n\
+             [[players]]\nengine = \"uci\"\npath = \"engines/ajaxlab\"\nargs = [\"uci\"]\n\
+             [adjudication]\nmax_plies = 60\n"
+        )
+    };
+    // The engine's own spin option, deliberately mis-set at the start.
+    std::fs::write(
+        ops.join("options.toml"),
+        format!(
+            "{}[spsa]\nparams_text = \"afc.falcon.mg, int, 300, 250, 1000, 40, 0.002\"\n",
+            head("options")
+        ),
+    )
+    .unwrap();
+    let (ok, out) = campaign_run(&ops, "options.toml");
+    assert!(ok, "{out}");
+    let run = ops.join("runs/options/campaigns/options");
+    let options = std::fs::read_to_string(run.join("final-options.toml")).unwrap();
+    assert!(options.contains("[options]\n"), "{options}");
+    let value = value_of(&options, "\"afc.falcon.mg\" = ");
+    assert!((250..=1000).contains(&value), "{options}");
+    let lines = std::fs::read_to_string(run.join("final.spsa")).unwrap();
+    assert!(
+        lines.starts_with(&format!("afc.falcon.mg,int,{value},250,1000,")),
+        "{lines}"
+    );
+    assert!(run.join("spsa.parquet").is_file(), "the trajectory");
+
+    // A name the engine does not offer is refused before anything is made.
+    std::fs::write(
+        ops.join("nope.toml"),
+        format!(
+            "{}[spsa]\nparams_text = \"Falcon Value, int, 300, 250, 1000, 40, 0.002\"\n",
+            head("nope")
+        ),
+    )
+    .unwrap();
+    let (ok, out) = campaign_run(&ops, "nope.toml");
+    assert!(!ok);
+    assert!(
+        out.contains("spsa") && out.contains("'Falcon Value'") && out.contains("afc.minister.mg"),
+        "{out}"
+    );
+    assert!(!ops.join("runs/nope").exists(), "nothing is stored");
+
+    // Values that live in a file: a parameter file the engine reads by its
+    // ParamsFile option, written as a template.
+    std::fs::write(
+        ops.join("falcon.toml.in"),
+        "# the Falcon's values\n\"afc.falcon.mg\" = {falcon}\n\"afc.falcon.eg\" = {falcon}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        ops.join("template.toml"),
+        format!(
+            "{}[spsa]\ntemplate = \"falcon.toml.in\"\ntemplate_option = \"ParamsFile\"\n\
+             params_text = \"falcon, int, 300, 250, 1000, 40, 0.002\"\n",
+            head("template")
+        ),
+    )
+    .unwrap();
+    let (ok, out) = campaign_run(&ops, "template.toml");
+    assert!(ok, "{out}");
+    let run = ops.join("runs/template");
+    let filled = std::fs::read_to_string(run.join("campaigns/template/final-falcon.toml")).unwrap();
+    let mg = value_of(&filled, "\"afc.falcon.mg\" = ");
+    assert_eq!(value_of(&filled, "\"afc.falcon.eg\" = "), mg, "{filled}");
+    assert!(filled.starts_with("# the Falcon's values\n"), "{filled}");
+    // The worker wrote each unit's filled files into its cache.
+    let written = std::fs::read_dir(run.join("engine-cache"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
+        .filter(|t| t.starts_with("# the Falcon's values"))
+        .count();
+    assert!(written >= 2, "{written} filled files cached");
+
+    // A template that names a value the tune does not move is refused.
+    std::fs::write(
+        ops.join("extra.toml.in"),
+        "\"afc.falcon.mg\" = {falcon}\n\"afc.minister.mg\" = {minister}\n",
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(ops.join("template.toml"))
+        .unwrap()
+        .replace("falcon.toml.in", "extra.toml.in")
+        .replace("\"template\"", "\"extra\"");
+    std::fs::write(ops.join("extra.toml"), text).unwrap();
+    let (ok, out) = campaign_run(&ops, "extra.toml");
+    assert!(!ok);
+    assert!(
+        out.contains("spsa.template") && out.contains("{minister}"),
+        "{out}"
+    );
+}

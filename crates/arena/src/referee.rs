@@ -187,6 +187,7 @@ fn player_record(p: &dyn Player) -> PlayerRecord {
         name: p.name().to_owned(),
         version: p.version(),
         params: p.param_values(),
+        options: p.options(),
     }
 }
 

@@ -1,11 +1,10 @@
 //! The files a campaign file names (opening lists `list:FILE`, books
 //! `file:FILE`, the players' `params` files, an SPSA tune's
-//! `params_file`): read once when the campaign
+//! `params_file` and `template`): read once when the campaign
 //! is created, copied into the coordinator's state under their SHA-256,
 //! and read from that copy ever after, so that deleting or editing the
 //! original changes nothing mid-campaign.
 
-use crate::spsa_list::PARAMS_FILE;
 use ajaxlab_arena::ConfigError;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -46,15 +45,20 @@ fn references(table: &toml::Table) -> Vec<(String, String)> {
             refs.push((format!("players[{i}].params"), path.to_owned()));
         }
     }
-    if let Some(path) = spsa_params_file(table) {
-        refs.push((PARAMS_FILE.to_owned(), path.to_owned()));
+    for name in SPSA_FILES {
+        if let Some(path) = spsa_file(table, name) {
+            refs.push((format!("spsa.{name}"), path.to_owned()));
+        }
     }
     refs
 }
 
-/// The path of `[spsa] params_file`.
-fn spsa_params_file(table: &toml::Table) -> Option<&str> {
-    table.get("spsa")?.get("params_file")?.as_str()
+/// The keys of the `[spsa]` table that name files.
+const SPSA_FILES: [&str; 2] = ["params_file", "template"];
+
+/// The path of `[spsa] NAME`.
+fn spsa_file<'a>(table: &'a toml::Table, name: &str) -> Option<&'a str> {
+    table.get("spsa")?.get(name)?.as_str()
 }
 
 /// The path of a `list:FILE[,…]` or `file:FILE[,…]` opening spec.
@@ -191,9 +195,9 @@ impl Inputs {
                 let options = rest.strip_prefix(path.as_str()).unwrap_or_default();
                 let redirected = format!("{kind}{copy}{options}");
                 table.insert(key, redirected.into());
-            } else if key == PARAMS_FILE {
+            } else if let Some(name) = key.strip_prefix("spsa.") {
                 if let Some(spsa) = table.get_mut("spsa").and_then(toml::Value::as_table_mut) {
-                    spsa.insert("params_file".into(), copy.into());
+                    spsa.insert(name.into(), copy.into());
                 }
             } else if let Some(player) = table
                 .get_mut("players")
@@ -228,7 +232,7 @@ mod tests {
 
     #[test]
     fn the_named_files_are_found_with_their_keys() {
-        let table: toml::Table = "openings = \"list:a.txt,order=random\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\nparams = \"p.toml\"\n[spsa]\nparams_file = \"tune.txt\"\n"
+        let table: toml::Table = "openings = \"list:a.txt,order=random\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\nparams = \"p.toml\"\n[spsa]\nparams_file = \"tune.txt\"\ntemplate = \"afc.ini.in\"\n"
             .parse()
             .unwrap();
         assert_eq!(
@@ -236,7 +240,8 @@ mod tests {
             [
                 ("openings".to_owned(), "a.txt".to_owned()),
                 ("players[1].params".to_owned(), "p.toml".to_owned()),
-                ("spsa.params_file".to_owned(), "tune.txt".to_owned())
+                ("spsa.params_file".to_owned(), "tune.txt".to_owned()),
+                ("spsa.template".to_owned(), "afc.ini.in".to_owned())
             ]
         );
         let none: toml::Table = "openings = \"random\"\n".parse().unwrap();

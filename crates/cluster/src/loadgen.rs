@@ -117,6 +117,7 @@ fn synthetic_games(
                 name: config.players[i].name.clone(),
                 version: "load".into(),
                 params: params[i].clone(),
+                options: Vec::new(),
             };
             games.push(v1::GameRecord::try_from(&GameRecord {
                 run_id: config.run_id.clone(),

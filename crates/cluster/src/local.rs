@@ -8,6 +8,7 @@ use crate::campaign::parse_campaign;
 use crate::coordinator::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, Scope,
 };
+use crate::engine_check::check_tuned_engine;
 use crate::ids::CampaignId;
 use crate::inputs::Input;
 use crate::shutdown::Shutdown;
@@ -73,6 +74,10 @@ pub fn run_local_campaign(
         .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
     let specs = parse_campaign(&text)
         .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
+    for spec in &specs {
+        check_tuned_engine(spec)
+            .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
+    }
     let ids: Vec<CampaignId> = specs.into_iter().map(|s| s.name).collect();
     // A piece-value campaign's parts are NAME.PART; they share NAME's directory.
     let dir = runs_dir.join(ids.first().map_or("campaign", CampaignId::name));

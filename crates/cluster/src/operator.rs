@@ -4,6 +4,8 @@
 
 use crate::artifacts::ArtifactError;
 use crate::artifacts::client::{CampaignFile, Uploaded, campaign_files, upload};
+use crate::campaign::parse_campaign;
+use crate::engine_check::check_tuned_engine;
 use crate::ids::{CampaignId, WorkerId};
 use crate::remote::{Remote, RemoteError};
 use crate::worker::Auth;
@@ -49,6 +51,9 @@ pub enum OperatorError {
         /// What went wrong.
         source: ArtifactError,
     },
+    /// The engine a campaign tunes does not offer what the campaign tunes.
+    #[error("{0}")]
+    Engine(String),
     /// The coordinator refused the request.
     #[error("{:?}: {}", .0.code(), .0.message())]
     Refused(tonic::Status),
@@ -164,6 +169,14 @@ pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipmen
         path: file.to_owned(),
         source,
     })?;
+    // A file that does not parse here is the coordinator's to refuse.
+    for spec in parse_campaign(&text).iter().flatten() {
+        let spec = spec.clone();
+        tokio::task::spawn_blocking(move || check_tuned_engine(&spec))
+            .await
+            .map_err(|e| OperatorError::Engine(e.to_string()))?
+            .map_err(|e| OperatorError::Engine(format!("{}: {e}", file.display())))?;
+    }
     let named = campaign_files(&text).map_err(|source| OperatorError::Artifact {
         context: file.display().to_string(),
         source,

@@ -172,7 +172,7 @@ mod tests {
 
     fn tune(text: &str) -> SpsaConfig {
         match parse_campaign(text).unwrap().remove(0).kind {
-            CampaignKind::Spsa(tune) => tune,
+            CampaignKind::Spsa { tune, .. } => tune,
             other => panic!("{other:?}"),
         }
     }

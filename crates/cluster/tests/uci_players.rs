@@ -118,7 +118,35 @@ fn units_carry_shipped_engines_by_hash_and_installed_ones_by_path() {
 }
 
 #[test]
-fn every_kind_but_spsa_takes_uci_players() {
+fn a_campaign_of_uci_players_only_is_played_by_workers_of_any_build() {
+    let dir = temp_dir("uci-any-build");
+    let files = dir.join("operator");
+    let c = open(&dir.join("state"));
+    let binary = ship(&c, &files, "players[0].path", "engine-a", b"#!/bin/sh\n");
+    let ini = ship(
+        &c,
+        &files,
+        "players[0].options.VariantPath",
+        "variants.ini",
+        b"[x]\n",
+    );
+    c.create_shipped_campaign(TWO_ENGINES, &[binary, ini])
+        .unwrap();
+    c.create_campaign(
+        "variant = \"ajax-falcon\"\ngames = 8\n[campaign]\nname = \"builtin\"\npriority = 1000\n",
+    )
+    .unwrap();
+    // The coordinator's own build is 7; this worker's builtin engine is another.
+    let other = c.register(&TokenHash::of("w"), "w", "test", 1, 8).unwrap();
+    let mut campaigns = std::collections::BTreeSet::new();
+    while let Some(unit) = c.request_work(&other).unwrap() {
+        campaigns.insert(unit.campaign_id.clone());
+    }
+    assert_eq!(campaigns.into_iter().collect::<Vec<_>>(), ["two"]);
+}
+
+#[test]
+fn every_kind_takes_uci_players() {
     let dir = temp_dir("uci-kinds");
     let c = open(&dir.join("state"));
     let binary = ship(&c, &dir, "players[0].path", "engine-a", b"#!/bin/sh\n");
@@ -159,11 +187,38 @@ fn every_kind_but_spsa_takes_uci_players() {
         }
     }
     assert!(units > 0);
-    let spsa = format!(
-        "games = 8\n[campaign]\nname = \"t\"\nkind = \"spsa\"\n[spsa]\n[[spsa.params]]\nname = \"afc.falcon.mg\"\nmin = 300\nmax = 900\nc_end = 20\nr_end = 0.002\n{player}"
+    // SPSA moves the engine's options: each unit sets the tuned option to
+    // θ+ for the first player and θ− for the second.
+    let spsa = |name: &str, start: &str| {
+        format!(
+            "games = 8\n[campaign]\nname = \"{name}\"\nkind = \"spsa\"\n[spsa]\n[[spsa.params]]\nname = \"afc.falcon.mg\"\n{start}min = 300\nmax = 900\nc_end = 20\nr_end = 0.002\n{player}"
+        )
+    };
+    let e = c
+        .create_shipped_campaign(&spsa("no-start", ""), std::slice::from_ref(&binary))
+        .unwrap_err();
+    assert!(e.to_string().contains("spsa.params[0].start"), "{e}");
+    c.create_shipped_campaign(&spsa("tune", "start = 400\n"), &[binary])
+        .unwrap();
+    let unit = std::iter::from_fn(|| c.request_work(&w).unwrap())
+        .find(|u| u.campaign_id == "tune")
+        .unwrap();
+    let values: Vec<i32> = (0..2)
+        .map(|i| {
+            let option = uci_of(&unit, i)
+                .options
+                .iter()
+                .find(|o| o.name == "afc.falcon.mg")
+                .unwrap();
+            option.value.parse().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        (values[0] - 400).abs(),
+        (values[1] - 400).abs(),
+        "{values:?}"
     );
-    let e = c.create_shipped_campaign(&spsa, &[binary]).unwrap_err();
-    assert!(e.to_string().contains("players[0].engine"), "{e}");
+    assert!(values[0] != values[1], "{values:?}");
 }
 
 #[test]
@@ -208,8 +263,19 @@ fn an_engine_not_shipped_or_an_artifact_not_stored_is_refused_naming_the_key() {
 }
 
 /// The games of `unit` as a worker playing the UCI players would record
-/// them, played here by builtin engines under the UCI players' names.
+/// them, played here by builtin engines under the UCI players' names and
+/// with their options (none of which names a file here).
 fn play_as_uci(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
+    let options = |i: usize| -> Vec<v1::EngineOption> {
+        uci_of(unit, i)
+            .options
+            .iter()
+            .map(|o| v1::EngineOption {
+                name: o.name.clone(),
+                value: o.value.clone(),
+            })
+            .collect()
+    };
     let mut config = MatchConfig::try_from(unit).unwrap();
     for p in &mut config.players {
         *p = PlayerConfig {
@@ -229,6 +295,9 @@ fn play_as_uci(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
             // External engines' games carry no parameter vector.
             g.white_params.clear();
             g.black_params.clear();
+            let swapped = usize::from(g.game_id % 2 == 1);
+            g.white_options = options(swapped);
+            g.black_options = options(1 - swapped);
             g
         })
         .collect()
@@ -266,6 +335,12 @@ fn a_forged_result_or_an_illegal_move_of_a_uci_game_is_refused() {
     let mut named = honest.clone();
     named[0].white_name = "someone".into();
     refused(named, "players differ");
+    let mut set = honest.clone();
+    set[1].black_options[0].value = "64".into();
+    refused(set, "UCI options differ");
+    let mut unset = honest.clone();
+    unset[0].white_options.clear();
+    refused(unset, "UCI options differ");
     assert_eq!(submit(&honest).unwrap(), Submitted::Accepted);
 }
 

@@ -310,6 +310,7 @@ impl Session {
             "option name Threads type spin default 1 min 1 max 1".to_owned(),
             format!("option name StartPosition type spin default {AMRC_DEFAULT} min 0 max {}", AMRC_START_COUNT - 1),
             "option name Clear Hash type button".to_owned(),
+            "option name ParamsFile type string default <empty>".to_owned(),
         ];
         for spec in SPECS {
             lines.push(format!(
@@ -374,6 +375,19 @@ impl Session {
                 self.start_position = n;
             }
             "clear hash" => self.engine().new_game(),
+            "paramsfile" => {
+                let path = need()?;
+                if path.is_empty() || path == "<empty>" {
+                    return Ok(());
+                }
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("ParamsFile {path}: {e}"))?;
+                let mut params: Params = self.engine().params().clone();
+                params
+                    .apply_text(&text)
+                    .map_err(|e| format!("ParamsFile {path}: {e}"))?;
+                self.engine().set_params(params);
+            }
             _ => {
                 let spec = SPECS
                     .iter()

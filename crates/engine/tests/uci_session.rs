@@ -93,6 +93,7 @@ fn uci_handshake_lists_the_options() {
         "Hash",
         "Threads",
         "StartPosition",
+        "ParamsFile",
         "afc.falcon.mg",
         "amrc.minister.hand.mg",
     ] {
@@ -172,4 +173,58 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
     assert!(lines.iter().any(|l| l == "readyok"));
     let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
     assert_ne!(best, "bestmove 0000");
+}
+
+#[test]
+fn a_params_file_named_by_the_params_file_option_sets_the_values_it_gives() {
+    let dir = std::env::temp_dir().join(format!("ajaxlab-uci-params-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("knight.toml");
+    std::fs::write(
+        &file,
+        "\"chess.knight.mg\" = 600\n\"chess.knight.eg\" = 600\n",
+    )
+    .unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "\"chess.knight.mg\" = 99999\n").unwrap();
+    // White is a knight up (a drawish ending, scaled down); a dearer knight
+    // still makes that a larger score.
+    let search = "position fen 4k3/8/8/8/8/8/8/1N2K3 w - - 0 1\ngo depth 1\n";
+    let score = |options: &str| {
+        let lines = session(&format!("{options}{search}quit\n"));
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .cloned()
+            .unwrap();
+        let errors: Vec<String> = lines
+            .into_iter()
+            .filter(|l| l.starts_with("info string error:"))
+            .collect();
+        let cp = info
+            .split("score cp ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse::<i32>().ok())
+            .unwrap();
+        (cp, errors)
+    };
+    let (default, none) = score("");
+    assert!(none.is_empty());
+    let (dearer, none) = score(&format!(
+        "setoption name ParamsFile value {}\n",
+        file.display()
+    ));
+    assert!(none.is_empty(), "{none:?}");
+    assert!(dearer > default + 50, "{default} then {dearer}");
+    let (unchanged, errors) = score(&format!(
+        "setoption name ParamsFile value {}\n",
+        bad.display()
+    ));
+    assert_eq!(unchanged, default, "a bad file changes nothing");
+    assert!(errors[0].contains("bad.toml"), "{errors:?}");
+    let (_, errors) = score("setoption name ParamsFile value /no/such/file.toml\n");
+    assert!(errors[0].contains("/no/such/file.toml"), "{errors:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

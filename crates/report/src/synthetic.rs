@@ -47,6 +47,7 @@ pub fn game(run_id: &str, game_id: u64, result: GameResult) -> GameRecord {
         name: name.to_owned(),
         version: "synthetic".to_owned(),
         params: Vec::new(),
+        options: Vec::new(),
     };
     let (white, black) = if game_id.is_multiple_of(2) {
         (player("player-0"), player("player-1"))

@@ -13,9 +13,9 @@
 use crate::atomic::write_batch;
 use crate::error::StoreError;
 use crate::metadata::FileMetadata;
-use crate::record::{GameRecord, MoveRecord, PlayerRecord, parse_result};
+use crate::record::{EngineOption, GameRecord, MoveRecord, PlayerRecord, parse_result};
 use arrow_array::builder::{
-    Int32Builder, ListBuilder, StringBuilder, UInt32Builder, UInt64Builder,
+    Int32Builder, ListBuilder, StringBuilder, StructBuilder, UInt32Builder, UInt64Builder,
 };
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, UInt32Type, UInt64Type};
@@ -23,7 +23,7 @@ use arrow_array::{
     Array, ArrayRef, ListArray, RecordBatch, StringArray, TimestampMillisecondArray, UInt32Array,
     UInt64Array,
 };
-use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
+use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::collections::HashMap;
 use std::fs::File;
@@ -47,6 +47,19 @@ fn list_of(name: &str, item: DataType, nullable_items: bool) -> Field {
     )
 }
 
+/// The fields of one UCI option: its name and value.
+fn option_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("name", DataType::Utf8, false),
+        Field::new("value", DataType::Utf8, false),
+    ])
+}
+
+/// The field of an options column (`white_options`, `black_options`).
+fn options_field(name: &str) -> Field {
+    list_of(name, DataType::Struct(option_fields()), false)
+}
+
 /// The schema of a games file with `metadata`.
 #[must_use]
 pub fn schema(metadata: &FileMetadata) -> Schema {
@@ -64,9 +77,11 @@ pub fn schema(metadata: &FileMetadata) -> Schema {
         Field::new("white_name", DataType::Utf8, false),
         Field::new("white_version", DataType::Utf8, false),
         list_of("white_params", DataType::Int32, false),
+        options_field("white_options"),
         Field::new("black_name", DataType::Utf8, false),
         Field::new("black_version", DataType::Utf8, false),
         list_of("black_params", DataType::Int32, false),
+        options_field("black_options"),
         Field::new("time_control", DataType::Utf8, false),
         Field::new("result", DataType::Utf8, false),
         Field::new("termination", DataType::Utf8, false),
@@ -118,6 +133,50 @@ fn int_lists<'a>(lists: impl Iterator<Item = &'a [i32]>) -> ArrayRef {
         b.append(true);
     }
     Arc::new(b.finish())
+}
+
+/// An options column: per game, the player's options as name-value structs.
+fn option_lists<'a>(
+    lists: impl Iterator<Item = &'a [EngineOption]>,
+) -> Result<ArrayRef, ArrowError> {
+    let item = Field::new("item", DataType::Struct(option_fields()), false);
+    let mut b = ListBuilder::new(StructBuilder::from_fields(option_fields(), 0)).with_field(item);
+    let missing = || ArrowError::SchemaError("the option struct's string fields".into());
+    for list in lists {
+        let entries = b.values();
+        for o in list {
+            for (i, text) in [&o.name, &o.value].into_iter().enumerate() {
+                entries
+                    .field_builder::<StringBuilder>(i)
+                    .ok_or_else(missing)?
+                    .append_value(text);
+            }
+            entries.append(true);
+        }
+        b.append(true);
+    }
+    Ok(Arc::new(b.finish()))
+}
+
+/// The options of `row` in an options column.
+fn list_options(list: &ListArray, row: usize) -> Result<Vec<EngineOption>, String> {
+    let values = list.value(row);
+    let entries = values
+        .as_struct_opt()
+        .ok_or("an options entry is not a struct")?;
+    let text = |i: usize| {
+        entries
+            .column(i)
+            .as_string_opt::<i32>()
+            .ok_or("an option's name or value is not a string")
+    };
+    let (names, texts) = (text(0)?, text(1)?);
+    Ok((0..entries.len())
+        .map(|i| EngineOption {
+            name: names.value(i).to_owned(),
+            value: texts.value(i).to_owned(),
+        })
+        .collect())
 }
 
 /// A length as a `UInt32` column value (lengths beyond it saturate; no game
@@ -173,9 +232,11 @@ pub fn record_batch(
         strings(r.iter().map(|g| g.white.name.as_str())),
         strings(r.iter().map(|g| g.white.version.as_str())),
         int_lists(r.iter().map(|g| g.white.params.as_slice())),
+        option_lists(r.iter().map(|g| g.white.options.as_slice()))?,
         strings(r.iter().map(|g| g.black.name.as_str())),
         strings(r.iter().map(|g| g.black.version.as_str())),
         int_lists(r.iter().map(|g| g.black.params.as_slice())),
+        option_lists(r.iter().map(|g| g.black.options.as_slice()))?,
         strings(r.iter().map(|g| g.time_control.as_str())),
         strings(r.iter().map(|g| g.result.pgn())),
         strings(r.iter().map(|g| g.termination.as_str())),
@@ -300,6 +361,15 @@ fn read_batch(b: &RecordBatch, path: &Path, out: &mut Vec<GameRecord>) -> Result
         lists("times_ms")?,
     );
     let (started, ended) = (ts("started_at")?, ts("ended_at")?);
+    // Files written before options were recorded have no options columns.
+    let options_column = |name| match b.column_by_name(name) {
+        None => Ok(None),
+        Some(_) => lists(name).map(Some),
+    };
+    let (wo, bo) = (
+        options_column("white_options")?,
+        options_column("black_options")?,
+    );
     for row in 0..b.num_rows() {
         let bad = |problem: String| StoreError::Row {
             path: path.to_path_buf(),
@@ -322,6 +392,10 @@ fn read_batch(b: &RecordBatch, path: &Path, out: &mut Vec<GameRecord>) -> Result
                 time_ms: ti.get(i).copied().flatten().unwrap_or(0),
             })
             .collect();
+        let options = |l: Option<&ListArray>| {
+            l.map_or(Ok(Vec::new()), |l| list_options(l, row))
+                .map_err(|e| bad(e.to_owned()))
+        };
         let params = |l: &ListArray| {
             list_values::<Int32Type>(l, row)
                 .into_iter()
@@ -344,11 +418,13 @@ fn read_batch(b: &RecordBatch, path: &Path, out: &mut Vec<GameRecord>) -> Result
                 name: wn.value(row).to_owned(),
                 version: wv.value(row).to_owned(),
                 params: params(wp),
+                options: options(wo)?,
             },
             black: PlayerRecord {
                 name: bn.value(row).to_owned(),
                 version: bv.value(row).to_owned(),
                 params: params(bp),
+                options: options(bo)?,
             },
             time_control: tc.value(row).to_owned(),
             result: parse_result(result.value(row)).map_err(|e| bad(e.to_string()))?,

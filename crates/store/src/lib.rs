@@ -36,5 +36,5 @@ pub use file_name::file_safe;
 pub use games::{GamesFile, read_games, write_games};
 pub use ids::{CampaignId, LeaseToken, UnitId, WorkerId};
 pub use metadata::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata};
-pub use record::{GameRecord, MoveRecord, PlayerRecord, Termination};
+pub use record::{EngineOption, GameRecord, MoveRecord, PlayerRecord, Termination};
 pub use spsa::{SPSA_FILE, TrajectoryRow, read_trajectory, write_trajectory};

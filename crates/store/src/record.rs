@@ -143,6 +143,19 @@ pub struct PlayerRecord {
     pub version: String,
     /// Parameter vector (names in the file metadata); empty for external engines.
     pub params: Vec<i32>,
+    /// The UCI options the engine was set with, in the order sent; empty
+    /// for the builtin engine. A file an option names is given by the
+    /// path the player's machine read it from.
+    pub options: Vec<EngineOption>,
+}
+
+/// One `setoption` a UCI player was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// The option's name.
+    pub name: String,
+    /// Its value.
+    pub value: String,
 }
 
 /// One move as played.
@@ -282,6 +295,7 @@ mod tests {
             name: name.to_owned(),
             version: String::new(),
             params: Vec::new(),
+            options: Vec::new(),
         };
         let game = |game_id, result| GameRecord {
             run_id: "r".to_owned(),

@@ -11,8 +11,8 @@
 use ajaxlab_rules::{GameResult, VariantKind};
 use ajaxlab_stats::EloModel;
 use ajaxlab_store::{
-    CampaignId, GameRecord, GamesFile, KindMetadata, PartMetadata, SprtMetadata, read_games,
-    read_trajectory, write_games,
+    CampaignId, EngineOption, GameRecord, GamesFile, KindMetadata, PartMetadata, SprtMetadata,
+    read_games, read_trajectory, write_games,
 };
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use std::collections::BTreeMap;
@@ -154,6 +154,37 @@ fn the_metadata_of_each_kind_is_typed() {
             Some(format!("fixture-pv.{part}"))
         );
     }
+}
+
+#[test]
+fn each_game_keeps_its_players_uci_options_and_older_files_read_as_none() {
+    let original = read(FILES[0]);
+    assert!(
+        original
+            .games
+            .iter()
+            .all(|g| g.white.options.is_empty() && g.black.options.is_empty()),
+        "a file from before options were recorded has none"
+    );
+    let mut games = original.games.clone();
+    for (i, g) in games.iter_mut().enumerate() {
+        g.white.options = vec![
+            EngineOption {
+                name: "VariantPath".into(),
+                value: format!("cache/{i:064}"),
+            },
+            EngineOption {
+                name: "Skill Level".into(),
+                value: i.to_string(),
+            },
+        ];
+    }
+    let dir = std::env::temp_dir().join(format!("ajaxlab-store-options-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("options.parquet");
+    write_games(&path, &games, &original.metadata).unwrap();
+    assert_eq!(read_games(&path).unwrap().games, games);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -3,14 +3,17 @@
 
 pub mod bench;
 mod builtin;
+mod spin;
 mod uci;
 
 pub use bench::Bench;
 pub use builtin::BuiltinPlayer;
+pub use spin::SpinOption;
 pub use uci::{UciPlayer, UciPlayerConfig};
 
 use crate::tc::TimeControl;
 use ajaxlab_rules::{Game, Move};
+use ajaxlab_store::EngineOption;
 use std::time::Duration;
 
 /// What the referee asks of a player for one move.
@@ -64,6 +67,11 @@ pub trait Player: Send {
     fn version(&self) -> String;
     /// Parameter vector (empty for external engines), in the engine's table order.
     fn param_values(&self) -> Vec<i32>;
+    /// The UCI options it was set with, in the order sent (none for the
+    /// builtin engine).
+    fn options(&self) -> Vec<EngineOption> {
+        Vec::new()
+    }
     /// Prepares for a new game.
     ///
     /// # Errors

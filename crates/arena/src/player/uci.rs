@@ -1,9 +1,10 @@
 //! An external UCI engine as a player: a subprocess spoken to over pipes,
 //! with start-up and move timeouts, crash detection and restart.
 
-use super::{MoveRequest, Player, PlayerError, PlayerMove};
+use super::{MoveRequest, Player, PlayerError, PlayerMove, SpinOption};
 use crate::tc::TimeControl;
 use ajaxlab_rules::VariantKind;
+use ajaxlab_store::EngineOption;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -29,6 +30,17 @@ pub struct UciPlayerConfig {
     pub move_timeout: Duration,
     /// The build's bench signature, checked before it plays (campaigns).
     pub bench: Option<super::Bench>,
+}
+
+impl UciPlayerConfig {
+    /// Sets the option `name` to `value`, in its place if it is set already,
+    /// else after the others.
+    pub fn set_option(&mut self, name: &str, value: String) {
+        match self.options.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = value,
+            None => self.options.push((name.to_owned(), value)),
+        }
+    }
 }
 
 struct Process {
@@ -58,6 +70,7 @@ pub struct UciPlayer {
     config: UciPlayerConfig,
     process: Option<Process>,
     engine_id: String,
+    spin_options: Vec<SpinOption>,
 }
 
 /// The variants file Fairy-Stockfish needs for the Ajax variants, as the
@@ -100,6 +113,7 @@ impl UciPlayer {
             config,
             process: None,
             engine_id: String::new(),
+            spin_options: Vec::new(),
         };
         player.restart().map_err(|e| match e {
             PlayerError::Unusable(m) => PlayerError::Unusable(m),
@@ -109,6 +123,11 @@ impl UciPlayer {
             )),
         })?;
         Ok(player)
+    }
+
+    /// The integer options the engine offered in its answer to `uci`.
+    pub fn spin_options(&self) -> &[SpinOption] {
+        &self.spin_options
     }
 
     fn restart(&mut self) -> Result<(), PlayerError> {
@@ -162,6 +181,7 @@ impl UciPlayer {
             .find_map(|l| l.strip_prefix("id name "))
             .unwrap_or("unknown")
             .to_owned();
+        self.spin_options = SpinOption::all(lines.iter().map(String::as_str));
         for (name, value) in self.config.options.clone() {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -309,6 +329,17 @@ impl Player for UciPlayer {
 
     fn param_values(&self) -> Vec<i32> {
         Vec::new()
+    }
+
+    fn options(&self) -> Vec<EngineOption> {
+        self.config
+            .options
+            .iter()
+            .map(|(name, value)| EngineOption {
+                name: name.clone(),
+                value: value.clone(),
+            })
+            .collect()
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {

@@ -89,6 +89,21 @@ impl ArtifactCache {
         Landing::start(hash, size, self.dir.join(hash.to_string()), true)
     }
 
+    /// Caches `bytes` made on this worker (an SPSA unit's filled template)
+    /// as the artifact of their hash, unless cached already.
+    ///
+    /// # Errors
+    /// As [`ArtifactCache::receive`].
+    pub fn put(&self, bytes: &[u8]) -> Result<PathBuf, ArtifactError> {
+        let hash = ArtifactHash::of(bytes);
+        if let Some(path) = self.get(hash)? {
+            return Ok(path);
+        }
+        let mut landing = self.receive(hash, bytes.len() as u64)?;
+        landing.write(bytes)?;
+        landing.finish()
+    }
+
     /// The finished files (named by a hash) with their size and last use.
     fn entries(&self) -> Result<Vec<Entry>, ArtifactError> {
         let listing = std::fs::read_dir(&self.dir).map_err(ArtifactError::io(&self.dir))?;
@@ -120,11 +135,8 @@ mod tests {
     use std::time::Duration;
 
     fn put(cache: &ArtifactCache, bytes: &[u8]) -> ArtifactHash {
-        let hash = ArtifactHash::of(bytes);
-        let mut l = cache.receive(hash, bytes.len() as u64).unwrap();
-        l.write(bytes).unwrap();
-        l.finish().unwrap();
-        hash
+        cache.put(bytes).unwrap();
+        ArtifactHash::of(bytes)
     }
 
     fn age(cache: &ArtifactCache, hash: ArtifactHash, seconds: u64) {

@@ -5,16 +5,17 @@ use super::counting::spsa_snapshot;
 use super::error::{CampaignError, StorageError, file_error};
 use super::shipping;
 use super::{CampaignState, Coordinator, CoordinatorError, now_ms};
-use crate::campaign::parse_campaign_with;
+use crate::campaign::{CampaignSpec, parse_campaign_with};
 use crate::coordinator::kinds::{Live, UnitPerturbation};
 use crate::ids::CampaignId;
 use crate::inputs::{Input, Inputs};
+use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;
 use ajaxlab_stats::{Pentanomial, Trinomial};
 use ajaxlab_store::RunKind;
 use ajaxlab_store::state::files::{self, FileSet};
-use ajaxlab_store::state::{NewCampaign, campaigns, results, spsa_history, units};
+use ajaxlab_store::state::{BuildGate, NewCampaign, campaigns, results, spsa_history, units};
 use rusqlite::Connection;
 
 /// Progress of a campaign.
@@ -113,6 +114,22 @@ impl CampaignView {
     }
 }
 
+/// Which builds may play `spec`: any, if all its players are UCI engines;
+/// else only workers whose builtin engine benches to `signature`, this
+/// coordinator's.
+fn build_gate(spec: &CampaignSpec, signature: u64) -> BuildGate {
+    if spec
+        .config
+        .players
+        .iter()
+        .all(|p| matches!(p.kind, PlayerKind::Uci(_)))
+    {
+        BuildGate::AnyBuild
+    } else {
+        BuildGate::Signature(signature)
+    }
+}
+
 impl Coordinator {
     /// Creates a campaign from its TOML file.
     ///
@@ -164,7 +181,7 @@ impl Coordinator {
                         config_toml: toml_text,
                         priority: live.spec.priority,
                         pairs_total: live.spec.config.pairs,
-                        signature: self.signature,
+                        gate: build_gate(&live.spec, self.signature),
                         created_ms: now_ms(),
                     },
                 )?;
@@ -337,7 +354,7 @@ pub(super) fn restore_campaign(
             })
             .collect::<Result<Vec<_>, CoordinatorError>>()?;
         let config = match &live.spec.kind {
-            crate::campaign::CampaignKind::Spsa(c) => c.clone(),
+            crate::campaign::CampaignKind::Spsa { tune, .. } => tune.clone(),
             _ => return Err(internal("not an SPSA campaign".into()).into()),
         };
         let restored = ajaxlab_stats::Spsa::restore(

@@ -149,7 +149,7 @@ impl Coordinator {
         }
         let campaign = held.campaign;
         let perturbation = UnitPerturbation::from_text(&held.spsa).map_err(StorageError::Spsa)?;
-        let (config, mut metadata) = {
+        let (config, options, mut metadata) = {
             let campaigns = self
                 .campaigns
                 .lock()
@@ -159,6 +159,7 @@ impl Coordinator {
                 .ok_or_else(|| StorageError::NotLoaded(campaign.clone()))?;
             (
                 live.unit_config(perturbation.as_ref()),
+                live.issued_options(perturbation.as_ref()),
                 live.spec.file_metadata(&live.toml),
             )
         };
@@ -181,9 +182,13 @@ impl Coordinator {
             .map(|(i, g)| game_record(g, &config.run_id, config.variant, i))
             .collect::<Result<_, _>>()
             .map_err(SubmissionError::Wire)?;
-        if let Err(rejection) =
-            validate::validate_unit(&config, held.first_pair, held.pair_count, &records)
-        {
+        if let Err(rejection) = validate::validate_unit(
+            &config,
+            &options,
+            held.first_pair,
+            held.pair_count,
+            &records,
+        ) {
             return Err(self.refuse(&campaign, unit, &key.token, rejection));
         }
         let mut sorted = records;

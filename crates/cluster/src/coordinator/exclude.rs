@@ -54,7 +54,7 @@ impl Coordinator {
         };
         let token = workers::token_of(&self.db(), worker)?
             .ok_or_else(|| LeaseError::UnknownWorker(worker.clone()))?;
-        if matches!(kind, CampaignKind::Spsa(_)) {
+        if matches!(kind, CampaignKind::Spsa { .. }) {
             return Err(CampaignError::SpsaExclusion(campaign.clone()).into());
         }
         // The token's workers; only the one named for a worker registered

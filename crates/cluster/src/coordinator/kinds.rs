@@ -3,8 +3,10 @@
 //! The coordinator keeps one [`Live`] per campaign in memory and saves what
 //! it needs to rebuild it in the same transaction that counts a unit.
 
+use super::validate::{IssuedOption, IssuedValue};
+use crate::artifacts::ArtifactHash;
 use crate::artifacts::shipped::Shipped;
-use crate::campaign::{CampaignKind, CampaignSpec};
+use crate::campaign::{CampaignKind, CampaignSpec, SpsaTarget};
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_stats::{
@@ -37,7 +39,7 @@ impl Live {
             _ => None,
         };
         let spsa = match &spec.kind {
-            CampaignKind::Spsa(config) => Spsa::new(config.clone()).ok(),
+            CampaignKind::Spsa { tune, .. } => Spsa::new(tune.clone()).ok(),
             _ => None,
         };
         Live {
@@ -99,22 +101,111 @@ impl Live {
     }
 
     /// The match a unit plays: the campaign's, with the tuned parameters of
-    /// an SPSA unit set to its `θ+` (first player) and `θ−` (second).
+    /// an SPSA unit set to its `θ+` (first player) and `θ−` (second): the
+    /// builtin engine's parameters or a UCI engine's options (a template's
+    /// values reach the wire by [`Live::filled_templates`]).
     pub fn unit_config(&self, perturbation: Option<&UnitPerturbation>) -> MatchConfig {
         let mut config = self.spec.config.clone();
         let (Some(p), Some(spsa)) = (perturbation, &self.spsa) else {
             return config;
         };
         for (player, values) in config.players.iter_mut().zip([&p.plus, &p.minus]) {
-            if let PlayerKind::Builtin(params, _) = &mut player.kind {
-                for (spec, value) in spsa.params().iter().zip(values) {
-                    // Names and ranges were checked against the engine's table.
-                    let _ = params.set(&spec.name, i64::from(*value));
+            for (spec, value) in spsa.params().iter().zip(values) {
+                match &mut player.kind {
+                    PlayerKind::Builtin(params, _) => {
+                        // Names and ranges were checked against the engine's table.
+                        let _ = params.set(&spec.name, i64::from(*value));
+                    }
+                    PlayerKind::Uci(uci) if self.target() == Some(&SpsaTarget::UciOptions) => {
+                        uci.set_option(&spec.name, value.to_string());
+                    }
+                    PlayerKind::Uci(_) => {}
                 }
             }
         }
         config
     }
+
+    /// What an SPSA campaign's values set; `None` for other kinds.
+    fn target(&self) -> Option<&SpsaTarget> {
+        match &self.spec.kind {
+            CampaignKind::Spsa { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// For a unit of an SPSA campaign that tunes a file template: each
+    /// player's option and the template filled with its values (`θ+`, `θ−`).
+    pub fn filled_templates(
+        &self,
+        perturbation: Option<&UnitPerturbation>,
+    ) -> Option<[FilledTemplate; 2]> {
+        let (Some(p), Some(spsa), Some(SpsaTarget::Template(t))) =
+            (perturbation, &self.spsa, self.target())
+        else {
+            return None;
+        };
+        Some([&p.plus, &p.minus].map(|values| {
+            let named: Vec<(&str, i64)> = spsa
+                .params()
+                .iter()
+                .zip(values)
+                .map(|(spec, v)| (spec.name.as_str(), i64::from(*v)))
+                .collect();
+            FilledTemplate {
+                option: t.option.clone(),
+                text: t.template.fill(&named),
+            }
+        }))
+    }
+}
+
+impl Live {
+    /// What each player of a unit (with `perturbation`) was issued as UCI
+    /// options: the values of [`Live::unit_config`], but for a file the
+    /// campaign ships or the unit sends filled, the file's hash.
+    pub fn issued_options(
+        &self,
+        perturbation: Option<&UnitPerturbation>,
+    ) -> [Vec<IssuedOption>; 2] {
+        let config = self.unit_config(perturbation);
+        let filled = self.filled_templates(perturbation);
+        std::array::from_fn(|i| {
+            let PlayerKind::Uci(uci) = &config.players[i].kind else {
+                return Vec::new();
+            };
+            uci.options
+                .iter()
+                .map(|(name, value)| {
+                    let shipped = self.shipped[i]
+                        .option_files
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map(|(_, hash)| *hash);
+                    let written = filled
+                        .as_ref()
+                        .filter(|f| f[i].option == *name)
+                        .map(|f| ArtifactHash::of(f[i].text.as_bytes()));
+                    IssuedOption {
+                        name: name.clone(),
+                        value: written
+                            .or(shipped)
+                            .map_or_else(|| IssuedValue::Text(value.clone()), IssuedValue::File),
+                    }
+                })
+                .collect()
+        })
+    }
+}
+
+/// A file template filled with one player's values, for the option that
+/// names it to the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilledTemplate {
+    /// The UCI option.
+    pub option: String,
+    /// The file's text.
+    pub text: String,
 }
 
 /// The SPSA perturbation a unit plays, as stored with the unit.

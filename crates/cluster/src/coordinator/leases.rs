@@ -284,6 +284,7 @@ impl Coordinator {
         };
         drop(db);
         let config = live.unit_config(perturbation.as_ref());
+        let filled = live.filled_templates(perturbation.as_ref());
         let shipped = live.shipped.clone();
         drop(campaigns);
         let count = u32::try_from(count).unwrap_or(u32::MAX);
@@ -298,6 +299,9 @@ impl Coordinator {
             pair_count: count,
         });
         super::shipping::apply(&mut unit, &shipped);
+        if let Some(filled) = &filled {
+            super::shipping::fill_templates(&mut unit, filled);
+        }
         Ok(Some(unit))
     }
 

@@ -46,7 +46,7 @@ pub use leases::{
 };
 pub use lock::LOCK_FILE;
 pub use pgn::PGN_FILE;
-pub use spsa_final::{FINAL_SPSA, FINAL_TOML};
+pub use spsa_final::{FINAL_OPTIONS, FINAL_SPSA, FINAL_TOML};
 pub use tokens::{Scope, TokenHash, issue_token_in, random_hex};
 pub use verify::{FileCheck, QuarantineOutcome, Quarantined};
 

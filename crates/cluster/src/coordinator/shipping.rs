@@ -3,8 +3,10 @@
 //! that names a file (a `VariantPath` ini), as artifacts the operator
 //! uploaded before creating the campaign. Resolved once at create time
 //! (every hash must be in the store), recorded with the campaign, and
-//! written into every work unit as hashes for the worker to fetch.
+//! written into every work unit as hashes for the worker to fetch. An SPSA
+//! tune of a file template sends each player's filled file as text instead.
 
+use super::kinds::FilledTemplate;
 use crate::artifacts::shipped::Shipped;
 use crate::artifacts::{ArtifactHash, ArtifactStore};
 use crate::campaign::CampaignSpec;
@@ -95,6 +97,19 @@ pub(super) fn apply(unit: &mut v1::WorkUnit, shipped: &[Shipped; 2]) {
             if let Some(option) = uci.options.iter_mut().find(|o| &o.name == name) {
                 option.sha256 = Some(hash.to_string());
             }
+        }
+    }
+}
+
+/// Writes each player's filled SPSA template into `unit`: the text of the
+/// file its option is to name, which the worker writes and points it at.
+pub(super) fn fill_templates(unit: &mut v1::WorkUnit, filled: &[FilledTemplate; 2]) {
+    for (player, filled) in unit.players.iter_mut().zip(filled) {
+        let Some(v1::player::Engine::Uci(uci)) = &mut player.engine else {
+            continue;
+        };
+        if let Some(option) = uci.options.iter_mut().find(|o| o.name == filled.option) {
+            option.file_text = Some(filled.text.clone());
         }
     }
 }

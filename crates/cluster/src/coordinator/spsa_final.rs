@@ -1,13 +1,17 @@
 //! The result of an SPSA tune, written into its campaign directory when
 //! the campaign is over (finished, or stopped by the operator: then θ as
-//! it stood): [`FINAL_TOML`], a parameter file the builtin engine loads
-//! (`builtin:PATH`, `ajaxlab params --from PATH`), and [`FINAL_SPSA`],
-//! Fishtest's lines with the final values, ready to start another tune.
-//! Both hold θ rounded to the engine's integers; θ itself, unrounded, is
-//! the last row of the trajectory file.
+//! it stood): [`FINAL_SPSA`], Fishtest's lines with the final values, ready
+//! to start another tune, and the values in the form the tuned engine
+//! takes them: for the builtin engine [`FINAL_TOML`], a parameter file it
+//! loads (`builtin:PATH`, `ajaxlab params --from PATH`); for a UCI engine's
+//! spin options [`FINAL_OPTIONS`], a player's `options` table; for a file
+//! template `final-NAME`, the template filled (`NAME` is the template's
+//! name without `.in`). All hold θ rounded to integers; θ itself,
+//! unrounded, is the last row of the trajectory file.
 
 use super::error::StorageError;
 use super::{Coordinator, CoordinatorError};
+use crate::campaign::{CampaignKind, SpsaTarget};
 use crate::ids::CampaignId;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_engine::params::SPECS;
@@ -19,6 +23,69 @@ pub const FINAL_TOML: &str = "final.toml";
 
 /// The final values as Fishtest's lines.
 pub const FINAL_SPSA: &str = "final.spsa";
+
+/// A tuned UCI engine's spin options, as a player's `options` table.
+pub const FINAL_OPTIONS: &str = "final-options.toml";
+
+/// θ rounded, by name.
+fn rounded<'a>(params: &'a [SpsaParam], theta: &[f64]) -> Vec<(&'a str, i64)> {
+    params
+        .iter()
+        .zip(theta)
+        .map(|(p, t)| (p.name.as_str(), engine_value(*t)))
+        .collect()
+}
+
+/// Fishtest's lines of the final values of `params`.
+fn uci_lines(params: &[SpsaParam], theta: &[f64]) -> String {
+    params
+        .iter()
+        .zip(rounded(params, theta))
+        .map(|(p, (_, v))| spsa_line(p, SpsaValueType::Int, v as f64))
+        .collect()
+}
+
+/// The text of [`FINAL_OPTIONS`].
+fn options_text(campaign: &CampaignId, params: &[SpsaParam], theta: &[f64]) -> String {
+    let mut table = toml::Table::new();
+    for (name, value) in rounded(params, theta) {
+        table.insert(name.to_owned(), value.into());
+    }
+    let mut wrapped = toml::Table::new();
+    wrapped.insert("options".into(), table.into());
+    format!(
+        "# SPSA campaign {campaign}: the tuned UCI options, rounded; a player's options.\n{}",
+        toml::to_string(&wrapped).unwrap_or_default()
+    )
+}
+
+/// The files a finished tune leaves, by name: [`FINAL_SPSA`] and the
+/// values in the form the tuned engine takes them.
+fn final_files(
+    campaign: &CampaignId,
+    target: &SpsaTarget,
+    player: &PlayerKind,
+    params: &[SpsaParam],
+    theta: &[f64],
+) -> Result<Vec<(String, String)>, ParamError> {
+    Ok(match (target, player) {
+        (SpsaTarget::Template(t), _) => vec![
+            (FINAL_SPSA.into(), uci_lines(params, theta)),
+            (
+                format!("final-{}", t.file_name),
+                t.template.fill(&rounded(params, theta)),
+            ),
+        ],
+        (_, PlayerKind::Builtin(base, _)) => {
+            let (toml, lines) = final_texts(campaign, base, params, theta)?;
+            vec![(FINAL_TOML.into(), toml), (FINAL_SPSA.into(), lines)]
+        }
+        (_, PlayerKind::Uci(_)) => vec![
+            (FINAL_SPSA.into(), uci_lines(params, theta)),
+            (FINAL_OPTIONS.into(), options_text(campaign, params, theta)),
+        ],
+    })
+}
 
 /// `theta` rounded to the nearest integer.
 fn engine_value(theta: f64) -> i64 {
@@ -68,7 +135,7 @@ fn final_texts(
 }
 
 impl Coordinator {
-    /// Writes [`FINAL_TOML`] and [`FINAL_SPSA`] of an SPSA campaign that is
+    /// Writes the final files of an SPSA campaign that is
     /// over (nothing for a running one or another kind), atomically.
     ///
     /// # Errors
@@ -77,7 +144,7 @@ impl Coordinator {
         if !self.campaign(campaign)?.state.is_over() {
             return Ok(());
         }
-        let texts = {
+        let files = {
             let campaigns = self
                 .campaigns
                 .lock()
@@ -85,17 +152,23 @@ impl Coordinator {
             let Some(live) = campaigns.get(campaign) else {
                 return Ok(());
             };
-            let (Some(spsa), PlayerKind::Builtin(base, _)) =
-                (&live.spsa, &live.spec.config.players[0].kind)
+            let (Some(spsa), CampaignKind::Spsa { target, .. }) = (&live.spsa, &live.spec.kind)
             else {
                 return Ok(());
             };
-            final_texts(campaign, base, spsa.params(), spsa.theta())
-                .map_err(|e| StorageError::Spsa(format!("final values: {e}")))?
+            final_files(
+                campaign,
+                target,
+                &live.spec.config.players[0].kind,
+                spsa.params(),
+                spsa.theta(),
+            )
+            .map_err(|e| StorageError::Spsa(format!("final values: {e}")))?
         };
         let dir = self.campaign_dir(campaign);
-        ajaxlab_store::atomic::write_text(&dir.join(FINAL_TOML), &texts.0)?;
-        ajaxlab_store::atomic::write_text(&dir.join(FINAL_SPSA), &texts.1)?;
+        for (name, text) in files {
+            ajaxlab_store::atomic::write_text(&dir.join(name), &text)?;
+        }
         Ok(())
     }
 }

@@ -1,5 +1,7 @@
 //! Checks of a submitted unit before anything of it is stored: the right
-//! games for the right pairs, the issued openings and parameters, moves that
+//! games for the right pairs, the issued openings, parameters and UCI
+//! options (a file an option names must be read from the copy of the issued
+//! file, named by its hash), moves that
 //! replay legally, and results and terminations that follow from them. The
 //! same checks hold for external UCI engines' games; what cannot be
 //! re-derived is not claimed to be checked: node counts, depths and scores
@@ -7,14 +9,53 @@
 //! external engine crashed, hung or sent an illegal move (accepted only as
 //! a loss of that engine, on its turn).
 
+use crate::artifacts::ArtifactHash;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_arena::opening::Opening;
 use ajaxlab_arena::referee::{Adjudicator, game_over};
 use ajaxlab_arena::runner::pair_seed;
 use ajaxlab_arena::{MatchConfig, TimeControl};
 use ajaxlab_rules::{Game, GameResult};
-use ajaxlab_store::{GameRecord, Termination};
+use ajaxlab_store::{EngineOption, GameRecord, Termination};
 use std::collections::HashMap;
+use std::path::Path;
+
+/// A UCI option a player was issued, as its games must record it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IssuedOption {
+    /// The option's name.
+    pub name: String,
+    /// What its value must be.
+    pub value: IssuedValue,
+}
+
+/// The value of an issued option as a game records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IssuedValue {
+    /// The value as issued.
+    Text(String),
+    /// A file the worker fetched or wrote: the path of its copy, whose
+    /// name is the file's hash.
+    File(ArtifactHash),
+}
+
+impl IssuedOption {
+    /// Whether `recorded` is this option as issued.
+    fn matches(&self, recorded: &EngineOption) -> bool {
+        recorded.name == self.name
+            && match &self.value {
+                IssuedValue::Text(value) => recorded.value == *value,
+                IssuedValue::File(hash) => {
+                    Path::new(&recorded.value).file_name() == Some(hash.to_string().as_ref())
+                }
+            }
+    }
+}
+
+/// Whether `recorded` are the `issued` options, in order.
+fn options_match(recorded: &[EngineOption], issued: &[IssuedOption]) -> bool {
+    recorded.len() == issued.len() && issued.iter().zip(recorded).all(|(i, r)| i.matches(r))
+}
 
 /// Why a submission is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -33,12 +74,14 @@ fn reject(game_id: u64, reason: impl Into<String>) -> Rejection {
     }
 }
 
-/// Checks the games of pairs `first_pair..first_pair+pair_count` of `config`.
+/// Checks the games of pairs `first_pair..first_pair+pair_count` of `config`,
+/// whose players were issued `options`.
 ///
 /// # Errors
 /// The first [`Rejection`] found.
 pub fn validate_unit(
     config: &MatchConfig,
+    options: &[Vec<IssuedOption>; 2],
     first_pair: u64,
     pair_count: u64,
     games: &[GameRecord],
@@ -85,6 +128,12 @@ pub fn validate_unit(
                 .pick(pair_seed(config.seed, g.game_id / 2), side)
         });
         validate_game(config, &params, opening, g)?;
+        let (white, black) = if g.game_id % 2 == 1 { (1, 0) } else { (0, 1) };
+        if !options_match(&g.white.options, &options[white])
+            || !options_match(&g.black.options, &options[black])
+        {
+            return Err(reject(g.game_id, "UCI options differ from the ones issued"));
+        }
     }
     Ok(())
 }

@@ -31,7 +31,8 @@ pub(super) struct EngineFailure {
 
 /// Points the UCI players of `config` (made from `unit`) at the cached
 /// copies of what they ship with, fetching what the cache in `cache_dir`
-/// lacks.
+/// lacks, and at the files an SPSA unit sends as text (filled templates),
+/// written into that cache.
 ///
 /// # Errors
 /// [`EngineFailure`] for an artifact that cannot be fetched, is not what
@@ -54,7 +55,12 @@ pub(super) async fn localize_players(
             lasting: !matches!(e, ArtifactError::Protocol(_)),
         };
         let shipped = Shipped::of_wire(engine).map_err(failure)?;
-        if shipped == Shipped::default() {
+        let filled: Vec<(&str, &str)> = engine
+            .options
+            .iter()
+            .filter_map(|o| Some((o.name.as_str(), o.file_text.as_deref()?)))
+            .collect();
+        if shipped == Shipped::default() && filled.is_empty() {
             continue;
         }
         // Opened (and its directory made) only once something is fetched.
@@ -62,6 +68,10 @@ pub(super) async fn localize_players(
         localize(uci, &shipped, client, &cache)
             .await
             .map_err(failure)?;
+        for (name, text) in filled {
+            let path = cache.put(text.as_bytes()).map_err(failure)?;
+            uci.set_option(name, path.display().to_string());
+        }
     }
     Ok(())
 }

@@ -5,7 +5,7 @@ use super::{WireError, required};
 use crate::v1;
 use ajaxlab_arena::TimeControl;
 use ajaxlab_rules::{GameResult, VariantKind};
-use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
+use ajaxlab_store::{EngineOption, GameRecord, MoveRecord, PlayerRecord, Termination};
 
 impl TryFrom<&GameRecord> for v1::GameRecord {
     type Error = WireError;
@@ -25,9 +25,11 @@ impl TryFrom<&GameRecord> for v1::GameRecord {
             white_name: g.white.name.clone(),
             white_version: g.white.version.clone(),
             white_params: g.white.params.clone(),
+            white_options: wire_options(&g.white.options),
             black_name: g.black.name.clone(),
             black_version: g.black.version.clone(),
             black_params: g.black.params.clone(),
+            black_options: wire_options(&g.black.options),
             white_time_control: Some(white_tc.into()),
             black_time_control: Some(black_tc.into()),
             result: g.result.to_wire(),
@@ -48,6 +50,26 @@ impl TryFrom<&GameRecord> for v1::GameRecord {
             ended_at_ms: g.ended_at_ms,
         })
     }
+}
+
+fn wire_options(options: &[EngineOption]) -> Vec<v1::EngineOption> {
+    options
+        .iter()
+        .map(|o| v1::EngineOption {
+            name: o.name.clone(),
+            value: o.value.clone(),
+        })
+        .collect()
+}
+
+fn stored_options(options: &[v1::EngineOption]) -> Vec<EngineOption> {
+    options
+        .iter()
+        .map(|o| EngineOption {
+            name: o.name.clone(),
+            value: o.value.clone(),
+        })
+        .collect()
 }
 
 /// A submitted game as the record stored for run `run_id` of `variant`
@@ -81,11 +103,13 @@ pub fn game_record(
             name: g.white_name.clone(),
             version: g.white_version.clone(),
             params: g.white_params.clone(),
+            options: stored_options(&g.white_options),
         },
         black: PlayerRecord {
             name: g.black_name.clone(),
             version: g.black_version.clone(),
             params: g.black_params.clone(),
+            options: stored_options(&g.black_options),
         },
         time_control: TimeControl::record_text(white_tc, black_tc),
         result: GameResult::from_wire(g.result, "result").map_err(at)?,
@@ -116,6 +140,10 @@ mod tests {
             name: name.into(),
             version: "v".into(),
             params: vec![1, 2],
+            options: vec![EngineOption {
+                name: "Skill Level".into(),
+                value: name.into(),
+            }],
         };
         GameRecord {
             run_id: "r".into(),

@@ -280,6 +280,7 @@ impl From<&PlayerConfig> for v1::Player {
                             name: name.clone(),
                             value: value.clone(),
                             sha256: None,
+                            file_text: None,
                         })
                         .collect(),
                     sha256: None,

@@ -19,10 +19,32 @@ pub struct NewCampaign<'a> {
     pub priority: u32,
     /// Pairs to play.
     pub pairs_total: u64,
-    /// The engine signature of the builds it is played by.
-    pub signature: u64,
+    /// Which workers' builds may play it.
+    pub gate: BuildGate,
     /// When it was created, Unix milliseconds.
     pub created_ms: i64,
+}
+
+/// Which workers' builds may play a campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildGate {
+    /// Only workers whose builtin engine benches to this signature (its
+    /// node count): the campaign's games are the builtin engine's, which
+    /// must be one build for its results to mean one thing.
+    Signature(u64),
+    /// Every worker: the players are UCI engines that travel with the
+    /// campaign (their builds checked by their own `bench`).
+    AnyBuild,
+}
+
+impl BuildGate {
+    /// As stored: the signature's bits, or 0 (no bench counts no nodes).
+    fn stored(self) -> i64 {
+        match self {
+            BuildGate::Signature(signature) => signature.cast_signed(),
+            BuildGate::AnyBuild => 0,
+        }
+    }
 }
 
 /// A stored campaign's life and totals.
@@ -73,8 +95,7 @@ pub fn insert(db: &Connection, campaign: &NewCampaign<'_>) -> rusqlite::Result<(
             campaign.config_toml,
             campaign.priority,
             stored(campaign.pairs_total),
-            // Stored as SQLite's integer: the bits of the u64.
-            campaign.signature.cast_signed(),
+            campaign.gate.stored(),
             campaign.created_ms,
             CampaignState::Running.as_str()
         ],
@@ -283,7 +304,7 @@ mod tests {
             config_toml: "games = 2\n",
             priority: 2,
             pairs_total: 10,
-            signature: u64::MAX,
+            gate: BuildGate::Signature(u64::MAX),
             created_ms,
         }
     }

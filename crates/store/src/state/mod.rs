@@ -34,7 +34,8 @@ pub mod units;
 pub mod workers;
 
 pub use campaigns::{
-    CampaignRecord, CampaignState, NewCampaign, Progress, StoredCampaign, UnknownCampaignState,
+    BuildGate, CampaignRecord, CampaignState, NewCampaign, Progress, StoredCampaign,
+    UnknownCampaignState,
 };
 pub use exclusions::{CountedUnit, Exclusion};
 pub use files::{FileSet, Input};

@@ -127,7 +127,8 @@ pub fn expire(db: &Connection, now_ms: i64) -> rusqlite::Result<u64> {
     Ok(u64::try_from(expired).unwrap_or(u64::MAX))
 }
 
-/// The running campaigns of engine build `signature` (as stored) that
+/// The running campaigns of engine build `signature` (as stored), or of
+/// any build ([`super::campaigns::BuildGate::AnyBuild`]), that
 /// `worker`, registered under `token`, may play: not excluded, nor its
 /// token, and not a campaign whose engines it cannot start.
 ///
@@ -144,7 +145,7 @@ pub fn candidates(
                 (select count(*) from units u where u.campaign_id = c.id and u.state = ?5),
                 c.next_pair - (select coalesce(sum(pair_count), 0) from units u where u.campaign_id = c.id and u.state = ?5),
                 c.rowid as rowid
-         from campaigns c where c.state = ?3 and c.signature = ?1
+         from campaigns c where c.state = ?3 and c.signature in (?1, 0)
            and not exists (select 1 from exclusions e where e.campaign_id = c.id and e.worker_id = ?2)
            and not exists (select 1 from excluded_tokens t where t.campaign_id = c.id and t.token_hash = ?4)
            and not exists (select 1 from engine_failures f where f.campaign_id = c.id and f.worker_id = ?2)",
@@ -427,21 +428,21 @@ pub fn counts(db: &Connection) -> rusqlite::Result<Vec<UnitCount>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::campaigns::{self, NewCampaign};
+    use crate::state::campaigns::{self, BuildGate, NewCampaign};
     use crate::state::{exclusions, schema, workers};
 
     fn id(text: &str) -> UnitId {
         text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
-    fn campaign(db: &Connection, name: &str, signature: u64) -> CampaignId {
+    fn campaign(db: &Connection, name: &str, gate: BuildGate) -> CampaignId {
         let id: CampaignId = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
         let new = NewCampaign {
             id: &id,
             config_toml: "",
             priority: 1,
             pairs_total: 100,
-            signature,
+            gate,
             created_ms: 0,
         };
         campaigns::insert(db, &new).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -651,11 +652,12 @@ mod tests {
     -> Result<(), Box<dyn std::error::Error>> {
         let db = schema::open_in_memory()?;
         let (a, b, c) = (
-            campaign(&db, "a", 7),
-            campaign(&db, "b", 7),
-            campaign(&db, "c", 7),
+            campaign(&db, "a", BuildGate::Signature(7)),
+            campaign(&db, "b", BuildGate::Signature(7)),
+            campaign(&db, "c", BuildGate::Signature(7)),
         );
-        campaign(&db, "other-build", 8);
+        campaign(&db, "other-build", BuildGate::Signature(8));
+        let any = campaign(&db, "uci-only", BuildGate::AnyBuild);
         let token = TokenHash::of("w");
         let worker = WorkerId::issue("aaaaaaaaaaaa");
         workers::insert(
@@ -695,10 +697,27 @@ mod tests {
                     next_pair: 0,
                     free_units: 0,
                     pairs_out: 0,
+                },
+                LeaseCandidate {
+                    id: any.clone(),
+                    priority: 1,
+                    pairs_total: 100,
+                    next_pair: 0,
+                    free_units: 0,
+                    pairs_out: 0,
                 }
             ]
         );
+        assert_eq!(
+            candidates(&db, 8, &worker, &token)?
+                .into_iter()
+                .map(|c| c.id.to_string())
+                .collect::<Vec<_>>(),
+            ["other-build", "uci-only"],
+            "a campaign of UCI players only is every build's"
+        );
         exclusions::exclude_token(&db, &b, &token, 0)?;
+        campaigns::set_state(&db, &any, crate::CampaignState::Paused)?;
         workers::record_failure(&db, &a, &worker, "no engine", 0)?;
         assert_eq!(candidates(&db, 7, &worker, &token)?, []);
         Ok(())
