@@ -452,3 +452,38 @@ fn a_campaign_asking_for_pgn_writes_its_counted_games_when_it_ends() {
     let _c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
     assert_eq!(std::fs::read_to_string(pgn("with-pgn")).unwrap(), text);
 }
+
+#[test]
+fn the_fairy_stockfish_campaigns_of_configs_parse() {
+    use ajaxlab_cluster::campaign::{CampaignKind, SpsaTarget, parse_campaign};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // Their paths are relative to the repository's root.
+    let read = |file: &str| {
+        std::fs::read_to_string(root.join(file))
+            .unwrap()
+            .replace("\"configs/", &format!("\"{}/configs/", root.display()))
+    };
+    let tune = parse_campaign(&read("configs/spsa-fsf-falcon.toml")).unwrap();
+    let CampaignKind::Spsa {
+        target: SpsaTarget::Template(t),
+        tune,
+    } = &tune[0].kind
+    else {
+        panic!("{:?}", tune[0].kind)
+    };
+    assert_eq!(t.option, "VariantPath");
+    assert_eq!(t.file_name, "fsf-afc-falcon.ini");
+    assert_eq!(tune.params[0].start, 400.0);
+    let filled = t.template.fill(&[("falcon", 1234)]);
+    assert!(filled.contains("pieceValueMg = f:1234\npieceValueEg = f:1234\n"));
+    assert!(filled.contains("[ajaxfalcon]\n"), "{filled}");
+    let parts = parse_campaign(&read("configs/figures/afc-piece-values-fsf.toml")).unwrap();
+    let names: Vec<&str> = parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "afc-piece-values-fsf.falcon-for-minister",
+            "afc-piece-values-fsf.pawn-odds"
+        ]
+    );
+}
