@@ -158,9 +158,6 @@ impl Live {
             }
         }))
     }
-}
-
-impl Live {
     /// What each player of a unit (with `perturbation`) was issued as UCI
     /// options: the values of [`Live::unit_config`], but for a file the
     /// campaign ships or the unit sends filled, the file's hash.
