@@ -69,19 +69,27 @@ name = "installed"
 worker_path = "/usr/games/fairy-stockfish"
 "#;
 
+/// Ships what [`TWO_ENGINES`] names from the operator's directory under `dir`:
+/// the first player's binary and its variants file.
+fn ship_two_engines(c: &Coordinator, dir: &Path) -> [Input; 2] {
+    let files = dir.join("operator");
+    [
+        ship(c, &files, "players[0].path", "engine-a", b"#!/bin/sh\n"),
+        ship(
+            c,
+            &files,
+            "players[0].options.VariantPath",
+            "variants.ini",
+            b"[x]\n",
+        ),
+    ]
+}
+
 #[test]
 fn units_carry_shipped_engines_by_hash_and_installed_ones_by_path() {
     let dir = temp_dir("uci-ship");
-    let files = dir.join("operator");
     let c = open(&dir.join("state"));
-    let binary = ship(&c, &files, "players[0].path", "engine-a", b"#!/bin/sh\n");
-    let ini = ship(
-        &c,
-        &files,
-        "players[0].options.VariantPath",
-        "variants.ini",
-        b"[x]\n",
-    );
+    let [binary, ini] = ship_two_engines(&c, &dir);
     c.create_shipped_campaign(TWO_ENGINES, &[binary.clone(), ini.clone()])
         .unwrap();
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
@@ -120,16 +128,8 @@ fn units_carry_shipped_engines_by_hash_and_installed_ones_by_path() {
 #[test]
 fn a_campaign_of_uci_players_only_is_played_by_workers_of_any_build() {
     let dir = temp_dir("uci-any-build");
-    let files = dir.join("operator");
     let c = open(&dir.join("state"));
-    let binary = ship(&c, &files, "players[0].path", "engine-a", b"#!/bin/sh\n");
-    let ini = ship(
-        &c,
-        &files,
-        "players[0].options.VariantPath",
-        "variants.ini",
-        b"[x]\n",
-    );
+    let [binary, ini] = ship_two_engines(&c, &dir);
     c.create_shipped_campaign(TWO_ENGINES, &[binary, ini])
         .unwrap();
     c.create_campaign(
