@@ -242,8 +242,12 @@ pub fn write_grid(
     let columns = columns.clamp(1, charts.len().max(1));
     let rows = charts.len().div_ceil(columns).max(1);
     let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    // Wide enough for the title too (26-point bold: about 15 pixels a character).
+    let title_width = to_u32(title.chars().count())
+        .saturating_mul(15)
+        .saturating_add(40);
     let size = (
-        PANEL.0.saturating_mul(to_u32(columns)),
+        PANEL.0.saturating_mul(to_u32(columns)).max(title_width),
         PANEL
             .1
             .saturating_mul(to_u32(rows))
