@@ -205,11 +205,12 @@ fn the_data_generation_campaigns_parse() {
 }
 
 #[test]
-fn the_fairy_stockfish_data_generation_matches_parse() {
+fn the_stockfish_data_generation_matches_parse() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     for (file, variant) in [
         ("tune-data-fsf-afc.toml", "ajax-falcon"),
         ("tune-data-fsf-amrc.toml", "ajax-modern-random"),
+        ("tune-data-stockfish-chess.toml", "chess"),
     ] {
         let match_file = ajaxlab_arena::config::read_match_file(&root.join("configs").join(file))
             .unwrap_or_else(|e| panic!("{file}: {e}"));
