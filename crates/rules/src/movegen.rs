@@ -409,7 +409,7 @@ impl Position {
         if pawns.is_empty() {
             return;
         }
-        let promotions = self.variant.def.pawn.promotions;
+        let promotions = &self.variant.def.pawn.promotions;
         let last = t.relative_rank(f.us, height - 1, height);
         let third = t.relative_rank(f.us, 2, height);
         let fwd = forward(f.us);

@@ -446,16 +446,16 @@ fn kind_tables(pdef: &crate::variant::PieceDef, squares: &[Square], w: u8, h: u8
         ..KindTables::default()
     };
     for comp in &pdef.components {
-        match comp.geometry {
+        match &comp.geometry {
             Geometry::Slide(lines) => match comp.mode {
-                Mode::MoveAndCapture => SlideLines::add(&mut t.slide_both, lines),
-                Mode::MoveOnly => SlideLines::add(&mut t.slide_move, lines),
-                Mode::CaptureOnly => SlideLines::add(&mut t.slide_capture, lines),
+                Mode::MoveAndCapture => SlideLines::add(&mut t.slide_both, *lines),
+                Mode::MoveOnly => SlideLines::add(&mut t.slide_move, *lines),
+                Mode::CaptureOnly => SlideLines::add(&mut t.slide_capture, *lines),
             },
             Geometry::Leap(dx, dy) => {
                 for &sq in squares {
                     let (f, r) = (i32::from(sq.file().index()), i32::from(sq.rank().index()));
-                    for (x, y) in images(i32::from(dx), i32::from(dy)) {
+                    for (x, y) in images(i32::from(*dx), i32::from(*dy)) {
                         let Some(to) = square_at(f + x, r + y, w, h) else {
                             continue;
                         };

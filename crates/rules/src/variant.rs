@@ -133,7 +133,7 @@ pub enum Geometry {
     Leap(i8, i8),
     /// Walks the given unit steps; every square before the last must be
     /// empty (the Falcon's Korean horse and elephant paths).
-    Lame(&'static [(i8, i8)]),
+    Lame(Vec<(i8, i8)>),
 }
 
 /// One way a piece moves: a shape and what it may land on.
@@ -160,7 +160,7 @@ pub struct PieceDef {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PawnRule {
     /// Kinds a pawn may promote to, in the order moves are generated.
-    pub promotions: &'static [PieceKind],
+    pub promotions: Vec<PieceKind>,
 }
 
 /// Pieces held in hand at the start and how they enter the board.
@@ -223,10 +223,10 @@ pub struct CastlingRule {
 }
 
 /// How the start position is chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setup {
     /// One start position, given as FEN.
-    Fixed(&'static str),
+    Fixed(String),
     /// Chess960 numbering 0..960 (518 = the orthodox array).
     Chess960,
     /// AMRC numbering 0..15120 (docs/rules.md §3).
@@ -527,8 +527,8 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 PieceKind::FALCON,
                 vec![
                     both(Geometry::Leap(1, 0)),
-                    both(Geometry::Lame(FALCON_HORSE)),
-                    both(Geometry::Lame(FALCON_ELEPHANT)),
+                    both(Geometry::Lame(FALCON_HORSE.to_vec())),
+                    both(Geometry::Lame(FALCON_ELEPHANT.to_vec())),
                     move_only(Geometry::Leap(1, 1)),
                 ],
             ));
@@ -539,7 +539,7 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 names: builtin_table(&pieces),
                 pieces,
                 pawn: PawnRule {
-                    promotions: AJAX_PROMOTIONS_AFC,
+                    promotions: AJAX_PROMOTIONS_AFC.to_vec(),
                 },
                 hand: HandRule::Drops {
                     kind: PieceKind::FALCON,
@@ -552,7 +552,8 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                     style: CastlingStyle::Orthodox,
                 },
                 setup: Setup::Fixed(
-                    "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBMQKMBNR[FFff] w KQkq - 0 1",
+                    "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBMQKMBNR[FFff] w KQkq - 0 1"
+                        .to_owned(),
                 ),
             }
         }
@@ -573,7 +574,7 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 names: builtin_table(&pieces),
                 pieces,
                 pawn: PawnRule {
-                    promotions: AJAX_PROMOTIONS_AMRC,
+                    promotions: AJAX_PROMOTIONS_AMRC.to_vec(),
                 },
                 hand: HandRule::Gating {
                     kind: PieceKind::MINISTER,
@@ -597,7 +598,7 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 names: builtin_table(&pieces),
                 pieces,
                 pawn: PawnRule {
-                    promotions: CHESS_PROMOTIONS,
+                    promotions: CHESS_PROMOTIONS.to_vec(),
                 },
                 hand: HandRule::None,
                 castling: CastlingRule {
@@ -611,7 +612,9 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                     },
                 },
                 setup: if kind == VariantKind::Chess {
-                    Setup::Fixed("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                    Setup::Fixed(
+                        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_owned(),
+                    )
                 } else {
                     Setup::Chess960
                 },

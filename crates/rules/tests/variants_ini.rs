@@ -165,7 +165,7 @@ fn assert_matches_builtin(spec: &VariantSpec, variant: VariantKind) {
         def.castling.style != CastlingStyle::Orthodox,
         "{name}: castling style"
     );
-    match (&spec.setup, def.setup) {
+    match (&spec.setup, &def.setup) {
         (SetupSpec::Fixed(f), Setup::Fixed(g)) => assert_eq!(f, g, "{name}: start"),
         (SetupSpec::Chess960(_), Setup::Chess960)
         | (SetupSpec::ModernRandom(_), Setup::ModernRandom) => {}
