@@ -74,17 +74,6 @@ pub struct PieceNames {
     pub name: String,
 }
 
-impl PieceNames {
-    /// Names of a piece whose SAN letters are its FEN letter.
-    pub fn new(letter: char, name: &str) -> PieceNames {
-        PieceNames {
-            letter,
-            san: letter.to_string(),
-            name: name.to_owned(),
-        }
-    }
-}
-
 /// What is wrong with the kinds given to [`PieceTable::new`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PieceTableError {

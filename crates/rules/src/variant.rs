@@ -327,11 +327,6 @@ impl Variant {
         self.def.names.get(kind).is_some()
     }
 
-    /// The kinds of this variant, in index order.
-    pub fn kinds(&self) -> impl Iterator<Item = PieceKind> + '_ {
-        self.def.names.kinds()
-    }
-
     /// The letters and names of this variant's kinds.
     pub fn piece_table(&self) -> &PieceTable {
         &self.def.names
