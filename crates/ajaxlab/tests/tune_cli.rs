@@ -59,9 +59,8 @@ fn write_random_games(file: &Path, count: u64) {
                 pos.play(m).unwrap();
             }
             let count = |c: Color| {
-                PieceKind::ALL
-                    .into_iter()
-                    .filter(|&k| k != PieceKind::Pawn)
+                PieceKind::all()
+                    .filter(|&k| k != PieceKind::PAWN)
                     .map(|k| pos.pieces(c, k).count())
                     .sum::<u32>()
             };

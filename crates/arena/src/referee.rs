@@ -172,7 +172,7 @@ pub fn game_over(game: &Game) -> Option<(GameResult, Termination)> {
 /// that it did. In chess and Chess960 the rules end it first.
 #[must_use]
 pub fn bare_kings(pos: &Position) -> bool {
-    pos.occupied() == pos.pieces_of_kind(PieceKind::King)
+    pos.occupied() == pos.pieces_of_kind(PieceKind::KING)
         && Color::ALL.iter().all(|c| pos.hand_count(*c) == 0)
 }
 

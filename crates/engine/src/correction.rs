@@ -35,8 +35,8 @@ fn pawn_key(pos: &Position) -> u64 {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
-    mix(pos.pieces(Color::White, PieceKind::Pawn).0, 0x5157_0a1c)
-        ^ mix(pos.pieces(Color::Black, PieceKind::Pawn).0, 0x2f3b_99d4).rotate_left(1)
+    mix(pos.pieces(Color::White, PieceKind::PAWN).0, 0x5157_0a1c)
+        ^ mix(pos.pieces(Color::Black, PieceKind::PAWN).0, 0x2f3b_99d4).rotate_left(1)
 }
 
 impl Correction {

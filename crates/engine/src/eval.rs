@@ -9,7 +9,7 @@
 
 use crate::params::Params;
 use ajaxlab_rules::{
-    Bitboard, Color, HandRule, KIND_COUNT, PieceKind, Position, SQUARE_COUNT, Square, VariantKind,
+    Bitboard, Color, HandRule, MAX_KINDS, PieceKind, Position, SQUARE_COUNT, Square, VariantKind,
 };
 
 /// Phase scale: 256 = full middlegame, 0 = bare endgame.
@@ -19,8 +19,8 @@ const PHASE_MAX: i32 = 256;
 /// derived from them.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
-    value_mg: [i32; KIND_COUNT],
-    value_eg: [i32; KIND_COUNT],
+    value_mg: [i32; MAX_KINDS],
+    value_eg: [i32; MAX_KINDS],
     hand_mg: i32,
     hand_eg: i32,
     gating: bool,
@@ -55,45 +55,44 @@ type BoardValues = [(PieceKind, i32, i32); 8];
 
 /// Board values and the `(middlegame, endgame)` value of a piece in hand.
 fn piece_values(variant: VariantKind, p: &Params) -> (BoardValues, (i32, i32)) {
-    use PieceKind::*;
     match variant {
         VariantKind::Chess | VariantKind::Chess960 => (
             [
-                (Pawn, p.chess_pawn_mg, p.chess_pawn_eg),
-                (Knight, p.chess_knight_mg, p.chess_knight_eg),
-                (Bishop, p.chess_bishop_mg, p.chess_bishop_eg),
-                (Rook, p.chess_rook_mg, p.chess_rook_eg),
-                (Queen, p.chess_queen_mg, p.chess_queen_eg),
-                (King, 0, 0),
-                (Minister, 0, 0),
-                (Falcon, 0, 0),
+                (PieceKind::PAWN, p.chess_pawn_mg, p.chess_pawn_eg),
+                (PieceKind::KNIGHT, p.chess_knight_mg, p.chess_knight_eg),
+                (PieceKind::BISHOP, p.chess_bishop_mg, p.chess_bishop_eg),
+                (PieceKind::ROOK, p.chess_rook_mg, p.chess_rook_eg),
+                (PieceKind::QUEEN, p.chess_queen_mg, p.chess_queen_eg),
+                (PieceKind::KING, 0, 0),
+                (PieceKind::MINISTER, 0, 0),
+                (PieceKind::FALCON, 0, 0),
             ],
             (0, 0),
         ),
         VariantKind::AjaxFalcon => (
             [
-                (Pawn, p.afc_pawn_mg, p.afc_pawn_eg),
-                (Knight, p.afc_knight_mg, p.afc_knight_eg),
-                (Bishop, p.afc_bishop_mg, p.afc_bishop_eg),
-                (Rook, p.afc_rook_mg, p.afc_rook_eg),
-                (Queen, p.afc_queen_mg, p.afc_queen_eg),
-                (King, 0, 0),
-                (Minister, p.afc_minister_mg, p.afc_minister_eg),
-                (Falcon, p.afc_falcon_mg, p.afc_falcon_eg),
+                (PieceKind::PAWN, p.afc_pawn_mg, p.afc_pawn_eg),
+                (PieceKind::KNIGHT, p.afc_knight_mg, p.afc_knight_eg),
+                (PieceKind::BISHOP, p.afc_bishop_mg, p.afc_bishop_eg),
+                (PieceKind::ROOK, p.afc_rook_mg, p.afc_rook_eg),
+                (PieceKind::QUEEN, p.afc_queen_mg, p.afc_queen_eg),
+                (PieceKind::KING, 0, 0),
+                (PieceKind::MINISTER, p.afc_minister_mg, p.afc_minister_eg),
+                (PieceKind::FALCON, p.afc_falcon_mg, p.afc_falcon_eg),
             ],
             (p.afc_falcon_hand_mg, p.afc_falcon_hand_eg),
         ),
         VariantKind::AjaxModernRandom => (
             [
-                (Pawn, p.amrc_pawn_mg, p.amrc_pawn_eg),
-                (Knight, p.amrc_knight_mg, p.amrc_knight_eg),
-                (Bishop, p.amrc_bishop_mg, p.amrc_bishop_eg),
-                (Rook, p.amrc_rook_mg, p.amrc_rook_eg),
-                (Queen, p.amrc_queen_mg, p.amrc_queen_eg),
-                (King, 0, 0),
-                (Minister, p.amrc_minister_mg, p.amrc_minister_eg),
+                (PieceKind::PAWN, p.amrc_pawn_mg, p.amrc_pawn_eg),
+                (PieceKind::KNIGHT, p.amrc_knight_mg, p.amrc_knight_eg),
+                (PieceKind::BISHOP, p.amrc_bishop_mg, p.amrc_bishop_eg),
+                (PieceKind::ROOK, p.amrc_rook_mg, p.amrc_rook_eg),
+                (PieceKind::QUEEN, p.amrc_queen_mg, p.amrc_queen_eg),
+                (PieceKind::KING, 0, 0),
+                (PieceKind::MINISTER, p.amrc_minister_mg, p.amrc_minister_eg),
                 (
-                    PrimeMinister,
+                    PieceKind::PRIME_MINISTER,
                     p.amrc_prime_minister_mg,
                     p.amrc_prime_minister_eg,
                 ),
@@ -110,9 +109,9 @@ struct SideMaps {
     /// Every square the side attacks (could capture on).
     attacks: Bitboard,
     /// Squares attacked by the side's pieces of each kind.
-    attacks_by_kind: [Bitboard; KIND_COUNT],
+    attacks_by_kind: [Bitboard; MAX_KINDS],
     /// Squares the side's pieces of each kind can move to.
-    reach_by_kind: [Bitboard; KIND_COUNT],
+    reach_by_kind: [Bitboard; MAX_KINDS],
     /// Sum of the pieces' points on the mobility curve.
     mobility: i32,
     /// Attacks on the enemy king's neighbourhood.
@@ -123,10 +122,10 @@ struct SideMaps {
 
 /// The squares `color`'s pawns attack.
 fn pawn_attacks(pos: &Position, color: Color) -> Bitboard {
-    pos.pieces(color, PieceKind::Pawn)
+    pos.pieces(color, PieceKind::PAWN)
         .into_iter()
         .fold(Bitboard::EMPTY, |acc, sq| {
-            acc | pos.attacks_from(PieceKind::Pawn, color, sq)
+            acc | pos.attacks_from(PieceKind::PAWN, color, sq)
         })
 }
 
@@ -143,31 +142,31 @@ impl SideMaps {
         // Mobility counts the squares not attacked by enemy pawns and not
         // taken by the side's own king or pawns.
         let area = !(pawn_attacks[them.index()]
-            | pos.pieces(color, PieceKind::Pawn)
-            | pos.pieces(color, PieceKind::King));
+            | pos.pieces(color, PieceKind::PAWN)
+            | pos.pieces(color, PieceKind::KING));
         let enemy_king = pos.king_square(them);
         let enemy_zone = pos
-            .attacks_from(PieceKind::King, them, enemy_king)
+            .attacks_from(PieceKind::KING, them, enemy_king)
             .with(enemy_king);
         let mut maps = SideMaps {
             attacks: Bitboard::EMPTY,
-            attacks_by_kind: [Bitboard::EMPTY; KIND_COUNT],
-            reach_by_kind: [Bitboard::EMPTY; KIND_COUNT],
+            attacks_by_kind: [Bitboard::EMPTY; MAX_KINDS],
+            reach_by_kind: [Bitboard::EMPTY; MAX_KINDS],
             mobility: 0,
             zone_attacks: 0,
             zone_attackers: 0,
         };
-        maps.attacks_by_kind[PieceKind::Pawn.index()] = pawn_attacks[color.index()];
+        maps.attacks_by_kind[PieceKind::PAWN.index()] = pawn_attacks[color.index()];
         maps.attacks = pawn_attacks[color.index()];
-        for kind in PieceKind::ALL {
-            if kind == PieceKind::Pawn {
+        for kind in PieceKind::all() {
+            if kind == PieceKind::PAWN {
                 continue;
             }
             for sq in pos.pieces(color, kind) {
                 let attacks = pos.attacks_from(kind, color, sq);
                 maps.attacks_by_kind[kind.index()] |= attacks;
                 maps.attacks |= attacks;
-                if kind == PieceKind::King {
+                if kind == PieceKind::KING {
                     continue;
                 }
                 let targets = pos.piece_targets(sq);
@@ -224,8 +223,8 @@ impl Evaluator {
         let v = variant.variant();
         let def = &v.def;
         let (values, (hand_mg, hand_eg)) = piece_values(variant, params);
-        let mut value_mg = [0; KIND_COUNT];
-        let mut value_eg = [0; KIND_COUNT];
+        let mut value_mg = [0; MAX_KINDS];
+        let mut value_eg = [0; MAX_KINDS];
         for (kind, mg, eg) in values {
             value_mg[kind.index()] = mg;
             value_eg[kind.index()] = eg;
@@ -273,9 +272,9 @@ impl Evaluator {
         // Square tables from each piece's reach on an empty board: a square
         // from which the piece reaches more is worth more, by as much as
         // the reach exceeds the piece's mean over the board.
-        let mut pst = vec![Tapered::default(); KIND_COUNT * SQUARE_COUNT];
-        for kind in PieceKind::ALL {
-            if kind == PieceKind::Pawn || kind == PieceKind::King || !v.has_kind(kind) {
+        let mut pst = vec![Tapered::default(); MAX_KINDS * SQUARE_COUNT];
+        for kind in PieceKind::all() {
+            if kind == PieceKind::PAWN || kind == PieceKind::KING || !v.has_kind(kind) {
                 continue;
             }
             let reach: Vec<i32> = board
@@ -300,24 +299,23 @@ impl Evaluator {
                     .collect::<Bitboard>()
             })
             .collect();
-        let mut kinds_by_value: Vec<PieceKind> = PieceKind::ALL
-            .into_iter()
-            .filter(|&k| k != PieceKind::King && v.has_kind(k))
+        let mut kinds_by_value: Vec<PieceKind> = PieceKind::all()
+            .filter(|&k| k != PieceKind::KING && v.has_kind(k))
             .collect();
         kinds_by_value.sort_by_key(|k| value_mg[k.index()]);
-        kinds_by_value.push(PieceKind::King);
+        kinds_by_value.push(PieceKind::KING);
         let best_promotion = def
             .pawn
             .promotions
             .iter()
             .copied()
             .max_by_key(|k| value_mg[k.index()])
-            .unwrap_or(PieceKind::Queen);
+            .unwrap_or(PieceKind::QUEEN);
         let drop_kind = match def.hand {
             HandRule::Drops { kind, .. } => Some(kind),
             _ => None,
         };
-        let minor = [PieceKind::Knight, PieceKind::Bishop]
+        let minor = [PieceKind::KNIGHT, PieceKind::BISHOP]
             .iter()
             .map(|k| value_mg[k.index()])
             .max()
@@ -389,8 +387,8 @@ impl Evaluator {
 
     fn non_pawn_material_of(&self, pos: &Position, color: Color) -> i32 {
         let mut total = 0;
-        for kind in PieceKind::ALL {
-            if kind != PieceKind::Pawn && kind != PieceKind::King {
+        for kind in PieceKind::all() {
+            if kind != PieceKind::PAWN && kind != PieceKind::KING {
                 total += self.value_mg[kind.index()] * pos.pieces(color, kind).count() as i32;
             }
         }
@@ -442,7 +440,7 @@ impl Evaluator {
     /// `material` is each side's non-pawn material.
     fn endgame_scale(&self, pos: &Position, eg: i32, material: [i32; 2]) -> i32 {
         let strong = if eg >= 0 { Color::White } else { Color::Black };
-        if pos.pieces(strong, PieceKind::Pawn).any() {
+        if pos.pieces(strong, PieceKind::PAWN).any() {
             return 64;
         }
         let ours = material[strong.index()];
@@ -463,8 +461,8 @@ impl Evaluator {
         let hand = self.hand_counts(pos, us);
         t.add(hand * self.hand_mg, hand * self.hand_eg);
 
-        let own_pawns = pos.pieces(us, PieceKind::Pawn);
-        let enemy_pawns = pos.pieces(!us, PieceKind::Pawn);
+        let own_pawns = pos.pieces(us, PieceKind::PAWN);
+        let enemy_pawns = pos.pieces(!us, PieceKind::PAWN);
         let own_king = pos.king_square(us);
         for sq in own_pawns {
             t.add(self.value_mg[0], self.value_eg[0]);
@@ -489,12 +487,12 @@ impl Evaluator {
         let ours = &maps[us.index()];
         t.add(p.mobility_mg * ours.mobility, p.mobility_eg * ours.mobility);
         let mut bishops = 0;
-        for kind in PieceKind::ALL {
-            if kind == PieceKind::Pawn || kind == PieceKind::King {
+        for kind in PieceKind::all() {
+            if kind == PieceKind::PAWN || kind == PieceKind::KING {
                 continue;
             }
             let pieces = pos.pieces(us, kind);
-            if kind == PieceKind::Bishop {
+            if kind == PieceKind::BISHOP {
                 bishops = pieces.count();
             }
             for sq in pieces {
@@ -529,7 +527,7 @@ impl Evaluator {
         }
         t.add(0, p.king_center_eg * self.centrality[own_king.index()]);
         let king_zone = pos
-            .attacks_from(PieceKind::King, us, own_king)
+            .attacks_from(PieceKind::KING, us, own_king)
             .with(own_king);
         let shield = king_zone & self.passed_span[us.index()][own_king.index()] & own_pawns;
         t.add(p.king_shield * shield.count() as i32, 0);
@@ -579,17 +577,17 @@ impl Evaluator {
         let mut t = Tapered::default();
         let mut lesser = Bitboard::EMPTY;
         for &kind in &self.kinds_by_value {
-            if kind == PieceKind::King {
+            if kind == PieceKind::KING {
                 break;
             }
             let victims = pos.pieces(them, kind);
-            if kind != PieceKind::Pawn {
-                let by_pawns = (victims & ours.attacks_by_kind[PieceKind::Pawn.index()]).count();
+            if kind != PieceKind::PAWN {
+                let by_pawns = (victims & ours.attacks_by_kind[PieceKind::PAWN.index()]).count();
                 t.add(
                     p.threat_pawn_mg * by_pawns as i32,
                     p.threat_pawn_eg * by_pawns as i32,
                 );
-                let by_lesser = (victims & lesser & !ours.attacks_by_kind[PieceKind::Pawn.index()])
+                let by_lesser = (victims & lesser & !ours.attacks_by_kind[PieceKind::PAWN.index()])
                     .count() as i32;
                 t.add(
                     p.threat_lesser_mg * by_lesser,
@@ -611,7 +609,7 @@ impl Evaluator {
         let king = pos.king_square(them);
         let unsafe_squares = maps[them.index()].attacks;
         let mut checks = 0;
-        for kind in PieceKind::ALL {
+        for kind in PieceKind::all() {
             let reach = maps[us.index()].reach_by_kind[kind.index()];
             if reach.is_empty() {
                 continue;

@@ -7,7 +7,7 @@
 //! game.
 
 use crate::correction::Correction;
-use ajaxlab_rules::{Color, Gate, KIND_COUNT, Move, PieceKind, SQUARE_COUNT};
+use ajaxlab_rules::{Color, Gate, MAX_KINDS, Move, PieceKind, SQUARE_COUNT};
 
 /// Largest magnitude a history value reaches (the update is a gravity
 /// formula, so values saturate towards it).
@@ -46,8 +46,8 @@ impl Heuristics {
             correction: Correction::new(),
             killers: vec![[None; 2]; max_ply + 2],
             quiet: vec![0; 2 * 2 * SQ * SQ],
-            capture: vec![0; KIND_COUNT * SQ * KIND_COUNT],
-            continuation: vec![0; KIND_COUNT * SQ * KIND_COUNT * SQ],
+            capture: vec![0; MAX_KINDS * SQ * MAX_KINDS],
+            continuation: vec![0; MAX_KINDS * SQ * MAX_KINDS * SQ],
         }
     }
 
@@ -68,12 +68,12 @@ impl Heuristics {
 
     #[inline]
     fn capture_index(mover: PieceKind, to: usize, victim: PieceKind) -> usize {
-        (mover.index() * SQ + to) * KIND_COUNT + victim.index()
+        (mover.index() * SQ + to) * MAX_KINDS + victim.index()
     }
 
     #[inline]
     fn continuation_index(previous: Played, current: Played) -> usize {
-        ((previous.kind.index() * SQ + previous.to) * KIND_COUNT + current.kind.index()) * SQ
+        ((previous.kind.index() * SQ + previous.to) * MAX_KINDS + current.kind.index()) * SQ
             + current.to
     }
 
@@ -168,7 +168,7 @@ mod tests {
         let plain = Move::normal(from, to);
         let gated = plain.with_gate(Gate::AtFrom);
         let played = Played {
-            kind: PieceKind::Knight,
+            kind: PieceKind::KNIGHT,
             to: to.index(),
         };
         h.reward_quiet(

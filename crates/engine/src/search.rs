@@ -356,7 +356,7 @@ impl<'a> Searcher<'a> {
 
     pub(crate) fn played(pos: &Position, m: Move) -> Played {
         Played {
-            kind: pos.moving_piece(m).map_or(PieceKind::Pawn, |p| p.kind),
+            kind: pos.moving_piece(m).map_or(PieceKind::PAWN, |p| p.kind),
             to: m.to().index(),
         }
     }
@@ -798,7 +798,7 @@ impl<'a> Searcher<'a> {
 
     fn has_pieces(&self, pos: &Position) -> bool {
         let us = pos.side_to_move();
-        let pawns_and_king = pos.pieces(us, PieceKind::Pawn) | pos.pieces(us, PieceKind::King);
+        let pawns_and_king = pos.pieces(us, PieceKind::PAWN) | pos.pieces(us, PieceKind::KING);
         (pos.color_pieces(us) & !pawns_and_king).any() || pos.hand_count(us) > 0
     }
 

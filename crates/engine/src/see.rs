@@ -29,7 +29,7 @@ pub(crate) fn see(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
     let (mut gain, mut on_square) = match m.kind() {
         MoveKind::Castle => return 0,
         MoveKind::Drop => {
-            let kind = m.dropped_kind().unwrap_or(PieceKind::Pawn);
+            let kind = m.dropped_kind().unwrap_or(PieceKind::PAWN);
             occ = occ.with(to);
             (0, eval.piece_value(kind))
         }
@@ -37,17 +37,17 @@ pub(crate) fn see(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
             let captured = Square::new(to.file(), m.from().rank());
             occ = occ.without(captured).without(m.from()).with(to);
             (
-                eval.piece_value(PieceKind::Pawn),
-                eval.piece_value(PieceKind::Pawn),
+                eval.piece_value(PieceKind::PAWN),
+                eval.piece_value(PieceKind::PAWN),
             )
         }
         MoveKind::Normal => {
             let victim = pos.piece_at(to).map_or(0, |p| eval.piece_value(p.kind));
-            let mover = pos.moving_piece(m).map_or(PieceKind::Pawn, |p| p.kind);
+            let mover = pos.moving_piece(m).map_or(PieceKind::PAWN, |p| p.kind);
             occ = occ.without(m.from());
             match m.promotion_kind() {
                 Some(promoted) => (
-                    victim + eval.piece_value(promoted) - eval.piece_value(PieceKind::Pawn),
+                    victim + eval.piece_value(promoted) - eval.piece_value(PieceKind::PAWN),
                     eval.piece_value(promoted),
                 ),
                 None => (victim, eval.piece_value(mover)),
@@ -63,7 +63,7 @@ pub(crate) fn see(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
         let Some((square, kind)) = least_valuable(pos, eval, attackers) else {
             break;
         };
-        if kind == PieceKind::King {
+        if kind == PieceKind::KING {
             // The king may take only if nothing takes it back.
             let after = occ.without(square);
             let theirs = pos.color_pieces(!side) & after;

@@ -10,7 +10,7 @@ use crate::pairs::pair_up;
 use crate::plot::{self, Chart, GREY, HLine, Intervals, PALETTE};
 use crate::table::Table;
 use crate::{fmt_plots, stem};
-use ajaxlab_rules::{Color, KIND_COUNT, PieceKind};
+use ajaxlab_rules::{Color, MAX_KINDS, PieceKind, VariantKind};
 use ajaxlab_stats::{
     Dispersion, EloEstimate, GameScore, Interval, NormalEstimate, Pentanomial, RatioEstimate,
     RegressionError, Z_95, logistic_regression, ratio,
@@ -60,6 +60,8 @@ pub struct MaterialRegression {
     /// Intercept first (White's edge in logits), then one term per piece
     /// kind whose count differs in some game.
     pub terms: Vec<RegressionTerm>,
+    /// The variant of the games, whose names the terms' pieces go by.
+    pub variant: VariantKind,
 }
 
 /// One coefficient of the regression.
@@ -166,10 +168,12 @@ fn regress(
     for file in files {
         for game in &file.games {
             let diff =
-                material_difference(&game.start_fen).map_err(|letter| ReportError::Game {
-                    path: file.path.clone(),
-                    game_id: game.game_id,
-                    problem: format!("start_fen has '{letter}', which is no piece letter"),
+                material_difference(&game.start_fen, game.variant.variant()).map_err(|letter| {
+                    ReportError::Game {
+                        path: file.path.clone(),
+                        game_id: game.game_id,
+                        problem: format!("start_fen has '{letter}', which is no piece letter"),
+                    }
                 })?;
             diffs.push(diff);
             // Half points over two: 0, ½ or 1, exact.
@@ -181,16 +185,17 @@ fn regress(
         }
     }
     // Pawn first, so that its column is the reference; kings never differ.
-    let kinds: Vec<PieceKind> = PieceKind::ALL
-        .into_iter()
-        .filter(|&k| k != PieceKind::King && diffs.iter().any(|d| d[k.index()] != 0))
+    let kinds: Vec<PieceKind> = PieceKind::all()
+        .filter(|&k| k != PieceKind::KING && diffs.iter().any(|d| d[k.index()] != 0))
         .collect();
-    if kinds.is_empty() {
+    let first_game = files.iter().flat_map(|f| &f.games).next();
+    let (Some(game), false) = (first_game, kinds.is_empty()) else {
         return Ok(Err(MaterialRegressionError::NoDifference));
-    }
+    };
+    let variant = game.variant;
     let design: Vec<Vec<f64>> = diffs
         .iter()
-        .map(|d: &[i32; KIND_COUNT]| {
+        .map(|d: &[i32; MAX_KINDS]| {
             std::iter::once(1.0)
                 .chain(kinds.iter().map(|k| f64::from(d[k.index()])))
                 .collect()
@@ -200,7 +205,7 @@ fn regress(
         Ok(fit) => fit,
         Err(error) => {
             let columns = std::iter::once("intercept")
-                .chain(kinds.iter().map(|k| k.name()))
+                .chain(kinds.iter().map(|&k| variant.variant().piece_name(k)))
                 .enumerate()
                 .map(|(i, name)| format!("{i} {name}"))
                 .collect::<Vec<_>>()
@@ -210,7 +215,7 @@ fn regress(
     };
     let pawn_column = kinds
         .iter()
-        .position(|&k| k == PieceKind::Pawn)
+        .position(|&k| k == PieceKind::PAWN)
         .map(|i| i + 1);
     let terms = std::iter::once(None)
         .chain(kinds.iter().copied().map(Some))
@@ -229,6 +234,7 @@ fn regress(
         games: scores.len(),
         dispersion: fit.dispersion,
         terms,
+        variant,
     }))
 }
 
@@ -256,11 +262,12 @@ fn chart(
         for term in &reg.terms {
             // The pawn is the unit: always exactly 1.
             if let (Some(piece), Some(v)) = (term.piece, &term.value)
-                && piece != PieceKind::Pawn
+                && piece != PieceKind::PAWN
             {
                 let i = shown_interval(v);
                 by_regression.push((count(categories.len()), v.value, i.low, i.high));
-                categories.push(format!("{piece} (regression)"));
+                let name = reg.variant.variant().piece_name(piece);
+                categories.push(format!("{name} (regression)"));
             }
         }
     }
@@ -379,20 +386,20 @@ impl fmt::Display for PieceValueReport {
                     let mut row = vec![
                         t.piece.map_or_else(
                             || "intercept (White)".to_owned(),
-                            |p| p.name().to_owned(),
+                            |p| reg.variant.variant().piece_name(p).to_owned(),
                         ),
                         format!("{:+.4}", t.beta),
                         format!("{:.4}", t.std_error),
                     ];
                     match (&t.value, t.piece) {
-                        (Some(_), Some(PieceKind::Pawn)) => row.push("1 (the unit)".to_owned()),
+                        (Some(_), Some(PieceKind::PAWN)) => row.push("1 (the unit)".to_owned()),
                         (Some(v), _) => row.extend(fmt_ratio(v)),
                         (None, _) => {}
                     }
                     table.row(row);
                 }
                 write!(f, "{table}")?;
-                if !reg.terms.iter().any(|t| t.piece == Some(PieceKind::Pawn)) {
+                if !reg.terms.iter().any(|t| t.piece == Some(PieceKind::PAWN)) {
                     writeln!(f, "  the pawn count never differs: no values in pawns")?;
                 }
             }

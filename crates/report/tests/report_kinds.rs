@@ -245,21 +245,21 @@ fn piece_values_are_elo_ratios_and_the_regression_recovers_planted_values() {
     let term = |kind| reg.terms.iter().find(|t| t.piece == Some(kind)).unwrap();
     let beta = |c| PLANTED.iter().find(|(l, _)| *l == c).unwrap().1;
     for (kind, letter) in [
-        (PieceKind::Pawn, 'P'),
-        (PieceKind::Knight, 'N'),
-        (PieceKind::Rook, 'R'),
+        (PieceKind::PAWN, 'P'),
+        (PieceKind::KNIGHT, 'N'),
+        (PieceKind::ROOK, 'R'),
     ] {
         let t = term(kind);
         assert!(
             (t.beta - beta(letter)).abs() < 4.0 * t.std_error,
-            "{kind}: {} ± {}, planted {}",
+            "{letter}: {} ± {}, planted {}",
             t.beta,
             t.std_error,
             beta(letter)
         );
     }
-    let knight_pawns = term(PieceKind::Knight).value.unwrap();
-    let rook_pawns = term(PieceKind::Rook).value.unwrap();
+    let knight_pawns = term(PieceKind::KNIGHT).value.unwrap();
+    let rook_pawns = term(PieceKind::ROOK).value.unwrap();
     assert!((knight_pawns.value - 3.0).abs() < 0.4, "{knight_pawns:?}");
     assert!((rook_pawns.value - 5.0).abs() < 0.6, "{rook_pawns:?}");
     assert!(
@@ -267,7 +267,7 @@ fn piece_values_are_elo_ratios_and_the_regression_recovers_planted_values() {
         "{knight_pawns:?}"
     );
     assert!(rook_pawns.fieller.unwrap().contains(5.0), "{rook_pawns:?}");
-    assert!((term(PieceKind::Pawn).value.unwrap().value - 1.0).abs() < 1e-12);
+    assert!((term(PieceKind::PAWN).value.unwrap().value - 1.0).abs() < 1e-12);
     assert!(
         reg.dispersion < 1.0,
         "draws lower the dispersion: {}",

@@ -121,7 +121,7 @@ impl Position {
                             let _ = write!(out, "{empty}");
                             empty = 0;
                         }
-                        out.push(p.fen_char());
+                        out.push(v.fen_char(p));
                     }
                     None => empty += 1,
                 }
@@ -136,7 +136,7 @@ impl Position {
         if let Some(kind) = self.hand_kind() {
             out.push('[');
             for color in Color::ALL {
-                let c = Piece::new(color, kind).fen_char();
+                let c = v.fen_char(Piece::new(color, kind));
                 out.extend(std::iter::repeat_n(c, usize::from(self.hand[color])));
             }
             out.push(']');
@@ -251,14 +251,12 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
                 // Fairy-Stockfish's promoted-piece marker; meaningless here.
                 continue;
             } else {
-                let piece = Piece::from_fen_char(c)
-                    .filter(|p| v.has_kind(p.kind))
-                    .ok_or_else(|| {
-                        FenError::Board(format!(
-                            "rank {rank_name}: '{c}' is not a piece of {}",
-                            v.kind()
-                        ))
-                    })?;
+                let piece = v.piece_from_fen_char(c).ok_or_else(|| {
+                    FenError::Board(format!(
+                        "rank {rank_name}: '{c}' is not a piece of {}",
+                        v.kind()
+                    ))
+                })?;
                 if file >= u32::from(v.width()) {
                     return Err(FenError::Board(format!(
                         "rank {rank_name} has more than {} files",
@@ -266,12 +264,12 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
                     )));
                 }
                 let sq = square(file as u8, rank);
-                if piece.kind == PieceKind::Pawn && (rank == 0 || rank == v.height() - 1) {
+                if piece.kind == PieceKind::PAWN && (rank == 0 || rank == v.height() - 1) {
                     return Err(FenError::Board(format!(
                         "a pawn on {sq}, a first or last rank"
                     )));
                 }
-                if piece.kind == PieceKind::King && pos.pieces(piece.color, PieceKind::King).any() {
+                if piece.kind == PieceKind::KING && pos.pieces(piece.color, PieceKind::KING).any() {
                     return Err(FenError::Board(format!(
                         "{} has more than one king",
                         piece.color
@@ -295,7 +293,7 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
         }
     }
     for color in Color::ALL {
-        if pos.pieces(color, PieceKind::King).is_empty() {
+        if pos.pieces(color, PieceKind::KING).is_empty() {
             return Err(FenError::Board(format!("{color} has no king")));
         }
     }
@@ -315,14 +313,14 @@ fn parse_hand(pos: &mut Position, hand: Option<&str>) -> Result<(), FenError> {
     };
     let mut counts = [0u8; 2];
     for c in hand.unwrap_or("").chars() {
-        match Piece::from_fen_char(c) {
+        match v.piece_from_fen_char(c) {
             Some(p) if p.kind == kind => counts[p.color.index()] += 1,
             _ => {
                 return Err(FenError::Hand(format!(
                     "'{c}' cannot be in hand in {}; only {} ({}) can",
                     v.kind(),
-                    kind,
-                    kind.letter()
+                    v.piece_name(kind),
+                    v.letter(kind)
                 )));
             }
         }
@@ -362,7 +360,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
                 "'{c}': the {color} king is not on its first rank"
             )));
         }
-        let rooks = pos.pieces(color, PieceKind::Rook) & back;
+        let rooks = pos.pieces(color, v.def.castling.rook) & back;
         let square = match upper {
             'K' => rooks.filter(|r| r.file() > king.file()).last(),
             'Q' => rooks.into_iter().find(|r| r.file() < king.file()),
@@ -412,7 +410,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             // of a gated king (Fairy-Stockfish's reading of this field).
             if g.contains(pos.king[color]) {
                 let king = pos.king[color];
-                for rook in g & pos.pieces(color, PieceKind::Rook) {
+                for rook in g & pos.pieces(color, v.def.castling.rook) {
                     let side = CastleSide::of_rook(king, rook);
                     pos.castling[color][side as usize] = Some(rook);
                 }
@@ -445,7 +443,7 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
     };
     let pawn_at = step(sq, forward(them));
     let origin = step(sq, -forward(them));
-    let pawn_there = pawn_at.is_some_and(|p| pos.pieces(them, PieceKind::Pawn).contains(p));
+    let pawn_there = pawn_at.is_some_and(|p| pos.pieces(them, PieceKind::PAWN).contains(p));
     let clear = !pos.occupied().contains(sq) && origin.is_some_and(|o| !pos.occupied().contains(o));
     if !pawn_there || !clear {
         return Err(FenError::EnPassant(format!(
@@ -454,7 +452,7 @@ fn parse_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
     }
     // Kept only when a capture is pseudo-legal, as Fairy-Stockfish does.
     let capturers =
-        pos.tables().pawn_attacks[them.index()][sq.index()] & pos.pieces(us, PieceKind::Pawn);
+        pos.tables().pawn_attacks[them.index()][sq.index()] & pos.pieces(us, PieceKind::PAWN);
     if capturers.any() {
         pos.en_passant = Some(sq);
     }

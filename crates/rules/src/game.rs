@@ -192,8 +192,8 @@ fn insufficient_material(pos: &Position) -> bool {
     ) {
         return false;
     }
-    let kings = pos.pieces_of_kind(PieceKind::King);
-    let minors = pos.pieces_of_kind(PieceKind::Knight) | pos.pieces_of_kind(PieceKind::Bishop);
+    let kings = pos.pieces_of_kind(PieceKind::KING);
+    let minors = pos.pieces_of_kind(PieceKind::KNIGHT) | pos.pieces_of_kind(PieceKind::BISHOP);
     let others = pos.occupied() & !kings & !minors;
     others.is_empty() && minors.count() <= 1
 }
@@ -201,9 +201,7 @@ fn insufficient_material(pos: &Position) -> bool {
 /// Equality for repetition: everything but the clocks.
 fn same_position(a: &Position, b: &Position) -> bool {
     a.occupied() == b.occupied()
-        && crate::PieceKind::ALL
-            .iter()
-            .all(|k| a.pieces_of_kind(*k) == b.pieces_of_kind(*k))
+        && crate::PieceKind::all().all(|k| a.pieces_of_kind(k) == b.pieces_of_kind(k))
         && a.color_pieces(Color::White) == b.color_pieces(Color::White)
         && a.side_to_move() == b.side_to_move()
         && Color::ALL.iter().all(|c| {

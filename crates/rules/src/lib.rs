@@ -41,7 +41,7 @@ pub use make::IllegalMove;
 pub use moves::{Gate, MAX_MOVES, Move, MoveKind, MoveList};
 pub use perft::{PerftCase, PerftSuite, SuiteError, divide, perft};
 pub use pgn::{MovetextError, parse_movetext, write_movetext};
-pub use piece::{KIND_COUNT, Piece, PieceKind};
+pub use piece::{MAX_KINDS, Piece, PieceKind, PieceNames, PieceTable, PieceTableError};
 pub use position::{CastleSide, Position};
 pub use san::{SanError, SanForm};
 pub use square::{ByColor, Color, File, MAX_FILES, MAX_SIDE, Rank, SQUARE_COUNT, STRIDE, Square};

@@ -108,7 +108,7 @@ impl Position {
     pub fn captured_kind(&self, m: Move) -> Option<PieceKind> {
         match m.kind() {
             MoveKind::Normal => self.piece_at(m.to()).map(|p| p.kind),
-            MoveKind::EnPassant => Some(PieceKind::Pawn),
+            MoveKind::EnPassant => Some(PieceKind::PAWN),
             MoveKind::Castle | MoveKind::Drop => None,
         }
     }
@@ -135,19 +135,19 @@ impl Position {
         };
         self.put(placed, to);
 
-        if piece.kind == PieceKind::Pawn {
+        if piece.kind == PieceKind::PAWN {
             self.halfmove = 0;
             let fwd = forward(us);
             if to.index().abs_diff(from.index()) == 2 * fwd.unsigned_abs() as usize {
                 let passed = offset(from, fwd);
                 let capturers = self.tables().pawn_attacks[us.index()][passed.index()]
-                    & self.pieces(them, PieceKind::Pawn);
+                    & self.pieces(them, PieceKind::PAWN);
                 if capturers.any() {
                     self.set_en_passant(Some(passed));
                 }
             }
         }
-        if piece.kind == PieceKind::King {
+        if piece.kind == PieceKind::KING {
             for side in CastleSide::BOTH {
                 self.set_castling(us, side, None);
             }

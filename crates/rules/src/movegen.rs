@@ -185,7 +185,7 @@ impl Position {
         };
 
         for &kind in &t.piece_kinds {
-            if kind == PieceKind::King {
+            if kind == PieceKind::KING {
                 continue;
             }
             for from in self.pieces(us, kind) {
@@ -247,7 +247,7 @@ impl Position {
             suspects: Bitboard::EMPTY,
             gating: Bitboard::EMPTY,
         };
-        if piece.kind == PieceKind::Pawn {
+        if piece.kind == PieceKind::PAWN {
             let t = self.tables();
             let push = offset_checked(sq, forward(us)).filter(|s| f.empty.contains(*s));
             let captures = t.pawn_attacks[us.index()][sq.index()] & f.enemy;
@@ -271,7 +271,7 @@ impl Position {
     /// and threats.
     pub fn attacks_from(&self, kind: PieceKind, color: Color, sq: Square) -> Bitboard {
         let t = self.tables();
-        if kind == PieceKind::Pawn {
+        if kind == PieceKind::PAWN {
             return t.pawn_attacks[color.index()][sq.index()];
         }
         let k = t.kind(kind);
@@ -389,7 +389,7 @@ impl Position {
     }
 
     fn king_moves<S: Sink>(&self, sink: &mut S, f: &Frame) {
-        let mut targets = self.targets(PieceKind::King, f.king, f);
+        let mut targets = self.targets(PieceKind::KING, f.king, f);
         if S::TACTICAL {
             targets &= f.enemy;
         }
@@ -405,11 +405,11 @@ impl Position {
     fn pawn_moves<S: Sink>(&self, sink: &mut S, f: &Frame) {
         let t = self.tables();
         let height = self.variant.height();
-        let pawns = self.pieces(f.us, PieceKind::Pawn);
+        let pawns = self.pieces(f.us, PieceKind::PAWN);
         if pawns.is_empty() {
             return;
         }
-        let promotions = self.variant.def.pawn.promotions;
+        let promotions = &self.variant.def.pawn.promotions;
         let last = t.relative_rank(f.us, height - 1, height);
         let third = t.relative_rank(f.us, 2, height);
         let fwd = forward(f.us);

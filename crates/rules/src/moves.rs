@@ -63,7 +63,7 @@ impl Move {
 
     /// A pawn moves to the last rank and becomes `kind`.
     pub const fn promotion(from: Square, to: Square, kind: PieceKind) -> Move {
-        Move::pack(from, to, MoveKind::Normal, kind as u32, Gate::None)
+        Move::pack(from, to, MoveKind::Normal, kind.index() as u32, Gate::None)
     }
 
     /// A pawn captures en passant, landing on `to`.
@@ -78,7 +78,7 @@ impl Move {
 
     /// A `kind` from hand is placed on `to`.
     pub const fn drop(kind: PieceKind, to: Square) -> Move {
-        Move::pack(to, to, MoveKind::Drop, kind as u32, Gate::None)
+        Move::pack(to, to, MoveKind::Drop, kind.index() as u32, Gate::None)
     }
 
     /// The same move with a piece from hand gated in.
@@ -168,7 +168,7 @@ impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Move({:?} {}-{}", self.kind(), self.from(), self.to())?;
         if let Some(k) = self.promotion_kind().or(self.dropped_kind()) {
-            write!(f, " {}", k.letter())?;
+            write!(f, " kind {}", k.index())?;
         }
         if self.gate() != Gate::None {
             write!(f, " gate {:?}", self.gate())?;

@@ -5,7 +5,7 @@
 //! parent and play one move on the copy, so "unmake" is dropping the copy.
 
 use crate::bitboard::Bitboard;
-use crate::piece::{KIND_COUNT, Piece, PieceKind};
+use crate::piece::{MAX_KINDS, Piece, PieceKind};
 use crate::square::{ByColor, Color, SQUARE_COUNT, Square};
 use crate::tables::Tables;
 use crate::variant::{HandRule, Variant};
@@ -39,7 +39,7 @@ impl CastleSide {
 pub struct Position {
     pub(crate) variant: &'static Variant,
     pub(crate) by_color: ByColor<Bitboard>,
-    pub(crate) by_kind: [Bitboard; KIND_COUNT],
+    pub(crate) by_kind: [Bitboard; MAX_KINDS],
     pub(crate) board: [u8; SQUARE_COUNT],
     pub(crate) hand: ByColor<u8>,
     /// Castling rook squares per colour, `[king side, queen side]`.
@@ -85,7 +85,7 @@ impl Position {
         Position {
             variant,
             by_color: ByColor::default(),
-            by_kind: [Bitboard::EMPTY; KIND_COUNT],
+            by_kind: [Bitboard::EMPTY; MAX_KINDS],
             board: [0; SQUARE_COUNT],
             hand: ByColor::default(),
             castling: ByColor::default(),
@@ -213,7 +213,7 @@ impl Position {
         self.by_kind[piece.kind.index()] |= bb;
         self.board[sq.index()] = piece.code();
         self.hash ^= self.tables().keys.piece(piece.color, piece.kind, sq);
-        if piece.kind == PieceKind::King {
+        if piece.kind == PieceKind::KING {
             self.king[piece.color] = sq;
         }
     }
@@ -311,7 +311,7 @@ impl Position {
     ) -> Bitboard {
         let t = self.tables();
         let mut found = t.pawn_attacks[(!by).index()][sq.index()]
-            & self.by_kind[PieceKind::Pawn.index()]
+            & self.by_kind[PieceKind::PAWN.index()]
             & attackers;
         let orth = self.kinds_union(&t.orthogonal_attackers) & attackers;
         if orth.any() {
@@ -350,7 +350,7 @@ impl Position {
     ) -> bool {
         let t = self.tables();
         if (t.pawn_attacks[(!by).index()][sq.index()]
-            & self.by_kind[PieceKind::Pawn.index()]
+            & self.by_kind[PieceKind::PAWN.index()]
             & attackers)
             .any()
         {
@@ -438,8 +438,7 @@ impl Position {
         }
         for sq in t.board {
             let from_bb = Color::ALL.into_iter().find_map(|c| {
-                PieceKind::ALL
-                    .into_iter()
+                PieceKind::all()
                     .find(|k| self.pieces(c, *k).contains(sq))
                     .map(|k| Piece::new(c, k))
             });
@@ -448,7 +447,7 @@ impl Position {
             }
         }
         for c in Color::ALL {
-            if self.pieces(c, PieceKind::King) != Bitboard::from_square(self.king[c]) {
+            if self.pieces(c, PieceKind::KING) != Bitboard::from_square(self.king[c]) {
                 return Err(format!("{c} king square is stale"));
             }
         }

@@ -5,7 +5,7 @@
 //! `F@b1`), in which no parenthesis starts a variation. Both are read.
 
 use crate::moves::{Gate, Move, MoveKind};
-use crate::piece::PieceKind;
+use crate::piece::{PieceKind, PieceTable};
 use crate::position::{CastleSide, Position};
 use crate::square::Square;
 use crate::variant::CastlingStyle;
@@ -66,14 +66,17 @@ impl Position {
     }
 
     fn san_without_check(&self, m: Move, form: SanForm) -> String {
-        let letters = |kind: PieceKind| match (form, kind) {
-            (SanForm::Pgn, PieceKind::PrimeMinister) => "A",
-            _ => kind.san_letters(),
+        let v = self.variant;
+        // The seeds write the table's SAN letters (`PM`), PGN the FEN letter.
+        let letters = |kind: PieceKind| match form {
+            SanForm::Seeds => v.san_letters(kind).to_owned(),
+            SanForm::Pgn if kind == PieceKind::PAWN => String::new(),
+            SanForm::Pgn => v.letter(kind).to_string(),
         };
         let gate_square = m.gate_square();
         let mut out = match m.kind() {
             MoveKind::Drop => {
-                let kind = m.dropped_kind().unwrap_or(PieceKind::Pawn);
+                let kind = m.dropped_kind().unwrap_or(PieceKind::PAWN);
                 return match form {
                     SanForm::Seeds => format!("({}{})", letters(kind), m.to()),
                     SanForm::Pgn => format!("{}@{}", letters(kind), m.to()),
@@ -92,15 +95,15 @@ impl Position {
             }
             MoveKind::Normal | MoveKind::EnPassant => {
                 let (from, to) = (m.from(), m.to());
-                let kind = self.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
+                let kind = self.piece_at(from).map_or(PieceKind::PAWN, |p| p.kind);
                 let capture = m.kind() == MoveKind::EnPassant || self.piece_at(to).is_some();
                 let mut s = String::new();
-                if kind == PieceKind::Pawn {
+                if kind == PieceKind::PAWN {
                     if capture {
                         s.push(from.file().char());
                     }
                 } else {
-                    s.push_str(letters(kind));
+                    s.push_str(&letters(kind));
                     s.push_str(&self.disambiguation(m, kind));
                 }
                 if capture {
@@ -109,7 +112,7 @@ impl Position {
                 s.push_str(&to.to_string());
                 if let Some(p) = m.promotion_kind() {
                     s.push('=');
-                    s.push_str(letters(p));
+                    s.push_str(&letters(p));
                 }
                 s
             }
@@ -160,7 +163,8 @@ impl Position {
     /// # Errors
     /// [`SanError`] if the text is malformed, names no legal move, or several.
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
-        let pattern = SanPattern::parse(text).ok_or_else(|| SanError::Syntax(text.to_owned()))?;
+        let pattern = SanPattern::parse(text, self.variant.piece_table())
+            .ok_or_else(|| SanError::Syntax(text.to_owned()))?;
         let moves = self.legal_moves();
         let mut found = moves.iter().copied().filter(|m| pattern.matches(self, *m));
         match (found.next(), found.next()) {
@@ -218,24 +222,11 @@ enum SanPattern {
     },
 }
 
-fn kind_from_san(letters: &str) -> Option<PieceKind> {
-    match letters {
-        "" => Some(PieceKind::Pawn),
-        "PM" => Some(PieceKind::PrimeMinister),
-        "P" | "K" => PieceKind::from_letter(letters.chars().next()?),
-        _ => {
-            let mut chars = letters.chars();
-            let c = chars.next()?;
-            if chars.next().is_some() {
-                return None;
-            }
-            PieceKind::from_letter(c).filter(|k| *k != PieceKind::Pawn)
-        }
-    }
-}
-
 impl SanPattern {
-    fn parse(text: &str) -> Option<SanPattern> {
+    /// The pattern of `text`, its piece letters read with `names` (a
+    /// letter no kind of the variant has is no SAN of the variant).
+    fn parse(text: &str, names: &PieceTable) -> Option<SanPattern> {
+        let kind_from_san = |letters: &str| names.from_san_letters(letters);
         let mut s = text.trim().trim_end_matches(['+', '#', '!', '?']);
         if !s.is_ascii() || s.is_empty() {
             return None;
@@ -251,7 +242,7 @@ impl SanPattern {
             None => None,
         };
         if let Some((letters, to)) = drop {
-            let kind = kind_from_san(letters).filter(|k| *k != PieceKind::Pawn)?;
+            let kind = kind_from_san(letters).filter(|k| *k != PieceKind::PAWN)?;
             return Some(SanPattern::Drop {
                 kind,
                 to: Square::parse(to)?,
@@ -274,7 +265,7 @@ impl SanPattern {
             let split = inner
                 .find(|c: char| c.is_ascii_lowercase())
                 .unwrap_or(inner.len());
-            kind_from_san(&inner[..split]).filter(|k| *k != PieceKind::Pawn)?;
+            kind_from_san(&inner[..split]).filter(|k| *k != PieceKind::PAWN)?;
             gate = Some(match &inner[split..] {
                 "" => GateHint::Vacated,
                 square => GateHint::At(Square::parse(square)?),
@@ -311,7 +302,7 @@ impl SanPattern {
         let (body, promotion) = match s.split_once('=') {
             Some((body, p)) => (
                 body,
-                Some(kind_from_san(p).filter(|k| *k != PieceKind::Pawn)?),
+                Some(kind_from_san(p).filter(|k| *k != PieceKind::PAWN)?),
             ),
             None => (s, None),
         };

@@ -170,7 +170,7 @@ impl Position {
     /// # Errors
     /// [`StartError`] if the variant has no such start.
     pub fn start(variant: VariantKind, spec: &StartSpec) -> Result<Position, StartError> {
-        match variant.variant().def.setup {
+        match &variant.variant().def.setup {
             Setup::Fixed(fen) => match spec {
                 StartSpec::Default => Ok(Position::from_fen(variant, fen)?),
                 _ => Err(StartError::SingleStart(variant)),
@@ -206,7 +206,7 @@ impl Position {
 
     /// The start number of this position's variant for `rank1`, if numbered.
     pub fn start_number(variant: VariantKind, rank1: &str) -> Option<u32> {
-        match variant.variant().def.setup {
+        match &variant.variant().def.setup {
             Setup::Fixed(_) => None,
             Setup::Chess960 => chess960_number(rank1),
             Setup::ModernRandom => amrc_number(rank1),

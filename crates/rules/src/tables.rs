@@ -3,7 +3,7 @@
 //! detection), and Zobrist keys.
 
 use crate::bitboard::Bitboard;
-use crate::piece::{KIND_COUNT, PieceKind};
+use crate::piece::{MAX_KINDS, PieceKind};
 use crate::square::{Color, SQUARE_COUNT, STRIDE, Square};
 use crate::variant::{Geometry, Lines, Mode, VariantDef};
 
@@ -94,6 +94,22 @@ pub(crate) struct Keys {
 /// Largest hand count the keys distinguish.
 pub(crate) const MAX_HAND: usize = 16;
 
+/// Kinds whose keys come first in the key stream (the built-in variants' nine).
+const KEYED_FIRST: usize = 9;
+
+/// Keys laid out `(color * MAX_KINDS + kind) * per_kind + i`, taken from
+/// `first` for the first [`KEYED_FIRST`] kinds of each colour and from
+/// `more` for the others (both laid out by colour, then kind).
+fn by_color_and_kind(first: &[u64], more: &[u64], per_kind: usize) -> Vec<u64> {
+    let more_kinds = MAX_KINDS - KEYED_FIRST;
+    let mut out = Vec::with_capacity(2 * MAX_KINDS * per_kind);
+    for color in 0..2 {
+        out.extend_from_slice(&first[color * KEYED_FIRST * per_kind..][..KEYED_FIRST * per_kind]);
+        out.extend_from_slice(&more[color * more_kinds * per_kind..][..more_kinds * per_kind]);
+    }
+    out
+}
+
 impl Keys {
     fn build() -> Keys {
         // SplitMix64 from a fixed seed: the same keys on every run and machine.
@@ -106,19 +122,31 @@ impl Keys {
             z ^ (z >> 31)
         };
         let mut many = |n: usize| (0..n).map(|_| next()).collect::<Vec<u64>>();
+        // The keys of the first nine kinds come first in the stream, as when
+        // there were only nine: the built-in variants' hashes (and so the
+        // engine's searches) do not depend on `MAX_KINDS`.
+        let piece = many(2 * KEYED_FIRST * SQUARE_COUNT);
+        let castle = many(2 * SQUARE_COUNT);
+        let gate = many(2 * SQUARE_COUNT);
+        let en_passant = many(SQUARE_COUNT);
+        let hand = many(2 * KEYED_FIRST * (MAX_HAND + 1));
+        let black_to_move = many(1)[0];
+        let more = MAX_KINDS - KEYED_FIRST;
+        let more_piece = many(2 * more * SQUARE_COUNT);
+        let more_hand = many(2 * more * (MAX_HAND + 1));
         Keys {
-            piece: many(2 * KIND_COUNT * SQUARE_COUNT),
-            castle: many(2 * SQUARE_COUNT),
-            gate: many(2 * SQUARE_COUNT),
-            en_passant: many(SQUARE_COUNT),
-            hand: many(2 * KIND_COUNT * (MAX_HAND + 1)),
-            black_to_move: many(1)[0],
+            piece: by_color_and_kind(&piece, &more_piece, SQUARE_COUNT),
+            castle,
+            gate,
+            en_passant,
+            hand: by_color_and_kind(&hand, &more_hand, MAX_HAND + 1),
+            black_to_move,
         }
     }
 
     #[inline]
     pub(crate) fn piece(&self, color: Color, kind: PieceKind, sq: Square) -> u64 {
-        self.piece[(color.index() * KIND_COUNT + kind.index()) * SQUARE_COUNT + sq.index()]
+        self.piece[(color.index() * MAX_KINDS + kind.index()) * SQUARE_COUNT + sq.index()]
     }
 
     #[inline]
@@ -134,7 +162,7 @@ impl Keys {
     #[inline]
     pub(crate) fn hand(&self, color: Color, kind: PieceKind, count: u8) -> u64 {
         let count = usize::from(count).min(MAX_HAND);
-        self.hand[(color.index() * KIND_COUNT + kind.index()) * (MAX_HAND + 1) + count]
+        self.hand[(color.index() * MAX_KINDS + kind.index()) * (MAX_HAND + 1) + count]
     }
 }
 
@@ -255,7 +283,7 @@ impl Tables {
                 .collect()
         });
 
-        let mut kinds = vec![KindTables::default(); KIND_COUNT];
+        let mut kinds = vec![KindTables::default(); MAX_KINDS];
         let mut piece_kinds = Vec::new();
         for pdef in &def.pieces {
             piece_kinds.push(pdef.kind);
@@ -418,16 +446,16 @@ fn kind_tables(pdef: &crate::variant::PieceDef, squares: &[Square], w: u8, h: u8
         ..KindTables::default()
     };
     for comp in &pdef.components {
-        match comp.geometry {
+        match &comp.geometry {
             Geometry::Slide(lines) => match comp.mode {
-                Mode::MoveAndCapture => SlideLines::add(&mut t.slide_both, lines),
-                Mode::MoveOnly => SlideLines::add(&mut t.slide_move, lines),
-                Mode::CaptureOnly => SlideLines::add(&mut t.slide_capture, lines),
+                Mode::MoveAndCapture => SlideLines::add(&mut t.slide_both, *lines),
+                Mode::MoveOnly => SlideLines::add(&mut t.slide_move, *lines),
+                Mode::CaptureOnly => SlideLines::add(&mut t.slide_capture, *lines),
             },
             Geometry::Leap(dx, dy) => {
                 for &sq in squares {
                     let (f, r) = (i32::from(sq.file().index()), i32::from(sq.rank().index()));
-                    for (x, y) in images(i32::from(dx), i32::from(dy)) {
+                    for (x, y) in images(i32::from(*dx), i32::from(*dy)) {
                         let Some(to) = square_at(f + x, r + y, w, h) else {
                             continue;
                         };

@@ -10,7 +10,9 @@ use crate::variant::CastlingStyle;
 use std::fmt;
 
 /// A syntactically valid UCI move string. It becomes a [`Move`] only
-/// through [`UciMove::to_move`], which checks it against a position.
+/// through [`UciMove::to_move`], which checks it against a position: the
+/// piece letters it holds are the position's variant's to read, so a letter
+/// no piece of the variant has makes the move illegal, not malformed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UciMove {
     origin: Origin,
@@ -22,7 +24,8 @@ pub struct UciMove {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Origin {
     Square(Square),
-    Drop(PieceKind),
+    /// The dropped piece's letter, upper case.
+    Drop(char),
 }
 
 /// A UCI move that does not parse, or is not legal.
@@ -53,14 +56,13 @@ impl UciMove {
         }
         if let Some((piece, square)) = text.split_once('@') {
             let mut letters = piece.chars();
-            let kind = match (letters.next(), letters.next()) {
-                (Some(c), None) => PieceKind::from_letter(c).filter(|k| *k != PieceKind::King),
-                _ => None,
-            }
-            .ok_or_else(err)?;
+            let letter = match (letters.next(), letters.next()) {
+                (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+                _ => return Err(err()),
+            };
             let to = Square::parse(square).ok_or_else(err)?;
             return Ok(UciMove {
-                origin: Origin::Drop(kind),
+                origin: Origin::Drop(letter),
                 to,
                 suffix: None,
             });
@@ -89,11 +91,7 @@ impl UciMove {
             "" => None,
             rest if rest.len() == 1 => {
                 let c = rest.chars().next().ok_or_else(err)?;
-                if !c.is_ascii_lowercase()
-                    || PieceKind::from_letter(c).is_none()
-                    || c == 'p'
-                    || c == 'k'
-                {
+                if !c.is_ascii_lowercase() {
                     return Err(err());
                 }
                 Some(c)
@@ -147,7 +145,7 @@ impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.origin {
             Origin::Square(from) => write!(f, "{from}{}", self.to)?,
-            Origin::Drop(kind) => write!(f, "{}@{}", kind.letter(), self.to)?,
+            Origin::Drop(letter) => write!(f, "{letter}@{}", self.to)?,
         }
         if let Some(c) = self.suffix {
             write!(f, "{c}")?;
@@ -163,7 +161,10 @@ impl Position {
         let square = Origin::Square;
         match m.kind() {
             MoveKind::Drop => UciMove {
-                origin: Origin::Drop(m.dropped_kind().unwrap_or(PieceKind::Pawn)),
+                origin: Origin::Drop(
+                    self.variant
+                        .letter(m.dropped_kind().unwrap_or(PieceKind::PAWN)),
+                ),
                 to: m.to(),
                 suffix: None,
             },
@@ -198,7 +199,7 @@ impl Position {
                 to: m.to(),
                 suffix: m
                     .promotion_kind()
-                    .map(|k| k.letter().to_ascii_lowercase())
+                    .map(|k| self.variant.letter(k).to_ascii_lowercase())
                     .or(gate_suffix),
             },
         }
@@ -245,11 +246,31 @@ mod tests {
     #[test]
     fn rejects_malformed_text() {
         for text in [
-            "", "e2", "e2e", "e2e4qq", "e2e4K", "e2e4p", "z1a1", "@b1", "F@", "K@e1", "e2e2",
+            "", "e2", "e2e", "e2e4qq", "e2e4K", "e2e4P", "z1a1", "@b1", "F@", "1@e1", "e2e2",
             "é2e4", "FF@b1",
         ] {
             assert!(
                 matches!(UciMove::parse(text), Err(UciError::Syntax(_))),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn letters_the_variant_lacks_name_no_legal_move() {
+        use crate::{StartSpec, VariantKind};
+        let afc = Position::start(VariantKind::AjaxFalcon, &StartSpec::Default).unwrap();
+        let chess = Position::start(VariantKind::Chess, &StartSpec::Default).unwrap();
+        for (pos, text) in [
+            (&afc, "K@e3"),
+            (&afc, "P@e3"),
+            (&chess, "F@e3"),
+            (&chess, "e2e4p"),
+            (&chess, "e2e4k"),
+            (&chess, "e2e4x"),
+        ] {
+            assert!(
+                matches!(pos.parse_uci(text), Err(UciError::Illegal { .. })),
                 "{text}"
             );
         }

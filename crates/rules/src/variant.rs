@@ -2,7 +2,7 @@
 //! promotion and setup. One move generator reads these definitions; adding a
 //! variant adds a definition, not a code path.
 
-use crate::piece::PieceKind;
+use crate::piece::{Piece, PieceKind, PieceNames, PieceTable};
 use crate::square::{File, MAX_FILES, MAX_SIDE};
 use crate::tables::Tables;
 use std::fmt;
@@ -133,7 +133,7 @@ pub enum Geometry {
     Leap(i8, i8),
     /// Walks the given unit steps; every square before the last must be
     /// empty (the Falcon's Korean horse and elephant paths).
-    Lame(&'static [(i8, i8)]),
+    Lame(Vec<(i8, i8)>),
 }
 
 /// One way a piece moves: a shape and what it may land on.
@@ -160,7 +160,7 @@ pub struct PieceDef {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PawnRule {
     /// Kinds a pawn may promote to, in the order moves are generated.
-    pub promotions: &'static [PieceKind],
+    pub promotions: Vec<PieceKind>,
 }
 
 /// Pieces held in hand at the start and how they enter the board.
@@ -208,9 +208,12 @@ pub enum CastlingStyle {
     ModernRandom,
 }
 
-/// Castling: where king and rook land, and how it is written.
+/// Castling: which piece castles with the king, where king and it land,
+/// and how it is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CastlingRule {
+    /// The kind that castles with the king (the castling rook).
+    pub rook: PieceKind,
     /// File the king lands on castling towards the high files (rook next to it, inside).
     pub king_side_file: File,
     /// File the king lands on castling towards the low files (rook next to it, inside).
@@ -220,10 +223,10 @@ pub struct CastlingRule {
 }
 
 /// How the start position is chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setup {
     /// One start position, given as FEN.
-    Fixed(&'static str),
+    Fixed(String),
     /// Chess960 numbering 0..960 (518 = the orthodox array).
     Chess960,
     /// AMRC numbering 0..15120 (docs/rules.md §3).
@@ -241,6 +244,9 @@ pub struct VariantDef {
     pub height: u8,
     /// Non-pawn piece kinds and their moves; the King must be among them.
     pub pieces: Vec<PieceDef>,
+    /// Letters and names of every kind of the variant (the pawn and the
+    /// pieces above).
+    pub names: PieceTable,
     /// Pawn rules.
     pub pawn: PawnRule,
     /// Hand, drops and gating.
@@ -316,32 +322,69 @@ impl Variant {
     }
 
     /// Whether `kind` occurs in this variant (on the board or in hand).
+    #[inline]
     pub fn has_kind(&self, kind: PieceKind) -> bool {
-        kind == PieceKind::Pawn || self.def.pieces.iter().any(|p| p.kind == kind)
+        self.def.names.get(kind).is_some()
+    }
+
+    /// The letters and names of this variant's kinds.
+    pub fn piece_table(&self) -> &PieceTable {
+        &self.def.names
+    }
+
+    /// Upper-case FEN letter of `kind`; `?` for a kind the variant lacks.
+    pub fn letter(&self, kind: PieceKind) -> char {
+        self.def.names.letter(kind)
+    }
+
+    /// The kind of this variant with this FEN letter (either case).
+    pub fn from_letter(&self, c: char) -> Option<PieceKind> {
+        self.def.names.from_letter(c)
+    }
+
+    /// Letters of `kind` in SAN (the seeds' form: `PM` for the Prime
+    /// Minister); empty for the pawn.
+    pub fn san_letters(&self, kind: PieceKind) -> &str {
+        self.def.names.san_letters(kind)
+    }
+
+    /// English name of `kind`, for messages.
+    pub fn piece_name(&self, kind: PieceKind) -> &str {
+        self.def.names.name(kind)
+    }
+
+    /// FEN letter of `piece`: upper case for White, lower case for Black.
+    pub fn fen_char(&self, piece: Piece) -> char {
+        self.def.names.fen_char(piece)
+    }
+
+    /// The piece of this variant named by a FEN letter.
+    pub fn piece_from_fen_char(&self, c: char) -> Option<Piece> {
+        self.def.names.piece_from_fen_char(c)
     }
 }
 
 const AJAX_PROMOTIONS_AFC: &[PieceKind] = &[
-    PieceKind::Queen,
-    PieceKind::Rook,
-    PieceKind::Minister,
-    PieceKind::Falcon,
-    PieceKind::Bishop,
-    PieceKind::Knight,
+    PieceKind::QUEEN,
+    PieceKind::ROOK,
+    PieceKind::MINISTER,
+    PieceKind::FALCON,
+    PieceKind::BISHOP,
+    PieceKind::KNIGHT,
 ];
 const AJAX_PROMOTIONS_AMRC: &[PieceKind] = &[
-    PieceKind::Queen,
-    PieceKind::PrimeMinister,
-    PieceKind::Rook,
-    PieceKind::Minister,
-    PieceKind::Bishop,
-    PieceKind::Knight,
+    PieceKind::QUEEN,
+    PieceKind::PRIME_MINISTER,
+    PieceKind::ROOK,
+    PieceKind::MINISTER,
+    PieceKind::BISHOP,
+    PieceKind::KNIGHT,
 ];
 const CHESS_PROMOTIONS: &[PieceKind] = &[
-    PieceKind::Queen,
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Knight,
+    PieceKind::QUEEN,
+    PieceKind::ROOK,
+    PieceKind::BISHOP,
+    PieceKind::KNIGHT,
 ];
 
 /// Korean horse: one orthogonal step, then one diagonal step outward.
@@ -369,11 +412,11 @@ fn piece(kind: PieceKind, components: Vec<Component>) -> PieceDef {
 fn royal_and_queen() -> Vec<PieceDef> {
     vec![
         piece(
-            PieceKind::King,
+            PieceKind::KING,
             vec![both(Geometry::Leap(1, 0)), both(Geometry::Leap(1, 1))],
         ),
         piece(
-            PieceKind::Queen,
+            PieceKind::QUEEN,
             vec![
                 both(Geometry::Slide(Lines::Orthogonal)),
                 both(Geometry::Slide(Lines::Diagonal)),
@@ -387,21 +430,21 @@ fn ajax_pieces() -> Vec<PieceDef> {
     let mut pieces = royal_and_queen();
     pieces.extend([
         piece(
-            PieceKind::Rook,
+            PieceKind::ROOK,
             vec![
                 both(Geometry::Slide(Lines::Orthogonal)),
                 move_only(Geometry::Leap(1, 1)),
             ],
         ),
         piece(
-            PieceKind::Bishop,
+            PieceKind::BISHOP,
             vec![
                 both(Geometry::Slide(Lines::Diagonal)),
                 move_only(Geometry::Leap(1, 0)),
             ],
         ),
         piece(
-            PieceKind::Knight,
+            PieceKind::KNIGHT,
             vec![
                 both(Geometry::Leap(2, 1)),
                 move_only(Geometry::Leap(1, 0)),
@@ -409,7 +452,7 @@ fn ajax_pieces() -> Vec<PieceDef> {
             ],
         ),
         piece(
-            PieceKind::Minister,
+            PieceKind::MINISTER,
             vec![
                 both(Geometry::Leap(1, 0)),
                 both(Geometry::Leap(1, 1)),
@@ -425,16 +468,45 @@ fn orthodox_pieces() -> Vec<PieceDef> {
     let mut pieces = royal_and_queen();
     pieces.extend([
         piece(
-            PieceKind::Rook,
+            PieceKind::ROOK,
             vec![both(Geometry::Slide(Lines::Orthogonal))],
         ),
         piece(
-            PieceKind::Bishop,
+            PieceKind::BISHOP,
             vec![both(Geometry::Slide(Lines::Diagonal))],
         ),
-        piece(PieceKind::Knight, vec![both(Geometry::Leap(2, 1))]),
+        piece(PieceKind::KNIGHT, vec![both(Geometry::Leap(2, 1))]),
     ]);
     pieces
+}
+
+/// Letters and names of the built-in variants' nine kinds.
+const BUILTIN_NAMES: [(PieceKind, char, &str, &str); 9] = [
+    (PieceKind::PAWN, 'P', "", "pawn"),
+    (PieceKind::KNIGHT, 'N', "N", "knight"),
+    (PieceKind::BISHOP, 'B', "B", "bishop"),
+    (PieceKind::ROOK, 'R', "R", "rook"),
+    (PieceKind::QUEEN, 'Q', "Q", "queen"),
+    (PieceKind::KING, 'K', "K", "king"),
+    (PieceKind::MINISTER, 'M', "M", "minister"),
+    (PieceKind::PRIME_MINISTER, 'A', "PM", "prime minister"),
+    (PieceKind::FALCON, 'F', "F", "falcon"),
+];
+
+/// The table of a built-in variant: the pawn and its `pieces`.
+fn builtin_table(pieces: &[PieceDef]) -> PieceTable {
+    let names = BUILTIN_NAMES
+        .iter()
+        .filter(|(kind, ..)| *kind == PieceKind::PAWN || pieces.iter().any(|p| p.kind == *kind))
+        .map(|&(kind, letter, san, name)| {
+            let names = PieceNames {
+                letter,
+                san: san.to_owned(),
+                name: name.to_owned(),
+            };
+            (kind, names)
+        });
+    PieceTable::new(names).unwrap_or_else(|e| unreachable!("a built-in piece table: {e:?}"))
 }
 
 fn file(letter: char) -> File {
@@ -447,11 +519,11 @@ pub fn definition(kind: VariantKind) -> VariantDef {
         VariantKind::AjaxFalcon => {
             let mut pieces = ajax_pieces();
             pieces.push(piece(
-                PieceKind::Falcon,
+                PieceKind::FALCON,
                 vec![
                     both(Geometry::Leap(1, 0)),
-                    both(Geometry::Lame(FALCON_HORSE)),
-                    both(Geometry::Lame(FALCON_ELEPHANT)),
+                    both(Geometry::Lame(FALCON_HORSE.to_vec())),
+                    both(Geometry::Lame(FALCON_ELEPHANT.to_vec())),
                     move_only(Geometry::Leap(1, 1)),
                 ],
             ));
@@ -459,28 +531,31 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 kind,
                 width: 10,
                 height: 8,
+                names: builtin_table(&pieces),
                 pieces,
                 pawn: PawnRule {
-                    promotions: AJAX_PROMOTIONS_AFC,
+                    promotions: AJAX_PROMOTIONS_AFC.to_vec(),
                 },
                 hand: HandRule::Drops {
-                    kind: PieceKind::Falcon,
+                    kind: PieceKind::FALCON,
                     count: 2,
                 },
                 castling: CastlingRule {
+                    rook: PieceKind::ROOK,
                     king_side_file: file('i'),
                     queen_side_file: file('c'),
                     style: CastlingStyle::Orthodox,
                 },
                 setup: Setup::Fixed(
-                    "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBMQKMBNR[FFff] w KQkq - 0 1",
+                    "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBMQKMBNR[FFff] w KQkq - 0 1"
+                        .to_owned(),
                 ),
             }
         }
         VariantKind::AjaxModernRandom => {
             let mut pieces = ajax_pieces();
             pieces.push(piece(
-                PieceKind::PrimeMinister,
+                PieceKind::PRIME_MINISTER,
                 vec![
                     both(Geometry::Slide(Lines::Diagonal)),
                     both(Geometry::Leap(2, 1)),
@@ -491,15 +566,17 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 kind,
                 width: 9,
                 height: 9,
+                names: builtin_table(&pieces),
                 pieces,
                 pawn: PawnRule {
-                    promotions: AJAX_PROMOTIONS_AMRC,
+                    promotions: AJAX_PROMOTIONS_AMRC.to_vec(),
                 },
                 hand: HandRule::Gating {
-                    kind: PieceKind::Minister,
+                    kind: PieceKind::MINISTER,
                     count: 2,
                 },
                 castling: CastlingRule {
+                    rook: PieceKind::ROOK,
                     king_side_file: file('g'),
                     queen_side_file: file('c'),
                     style: CastlingStyle::ModernRandom,
@@ -507,30 +584,37 @@ pub fn definition(kind: VariantKind) -> VariantDef {
                 setup: Setup::ModernRandom,
             }
         }
-        VariantKind::Chess | VariantKind::Chess960 => VariantDef {
-            kind,
-            width: 8,
-            height: 8,
-            pieces: orthodox_pieces(),
-            pawn: PawnRule {
-                promotions: CHESS_PROMOTIONS,
-            },
-            hand: HandRule::None,
-            castling: CastlingRule {
-                king_side_file: file('g'),
-                queen_side_file: file('c'),
-                style: if kind == VariantKind::Chess {
-                    CastlingStyle::Orthodox
-                } else {
-                    CastlingStyle::Chess960
+        VariantKind::Chess | VariantKind::Chess960 => {
+            let pieces = orthodox_pieces();
+            VariantDef {
+                kind,
+                width: 8,
+                height: 8,
+                names: builtin_table(&pieces),
+                pieces,
+                pawn: PawnRule {
+                    promotions: CHESS_PROMOTIONS.to_vec(),
                 },
-            },
-            setup: if kind == VariantKind::Chess {
-                Setup::Fixed("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-            } else {
-                Setup::Chess960
-            },
-        },
+                hand: HandRule::None,
+                castling: CastlingRule {
+                    rook: PieceKind::ROOK,
+                    king_side_file: file('g'),
+                    queen_side_file: file('c'),
+                    style: if kind == VariantKind::Chess {
+                        CastlingStyle::Orthodox
+                    } else {
+                        CastlingStyle::Chess960
+                    },
+                },
+                setup: if kind == VariantKind::Chess {
+                    Setup::Fixed(
+                        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_owned(),
+                    )
+                } else {
+                    Setup::Chess960
+                },
+            }
+        }
     }
 }
 

@@ -271,7 +271,7 @@ fn gating_places_a_minister_on_the_vacated_square() {
     let after = p.after(m).unwrap();
     assert_eq!(
         after.piece_at(sq("h1")).map(|x| x.kind),
-        Some(PieceKind::Minister)
+        Some(PieceKind::MINISTER)
     );
     assert_eq!(after.hand_count(Color::White), 1);
 }

@@ -11,7 +11,7 @@
 use ajaxlab_rules::betza::{Atom, Range, Reach, Step};
 use ajaxlab_rules::ini::{CastlingSpec, HandSpec, SetupSpec, VariantSpec, parse_variants};
 use ajaxlab_rules::variant::{
-    CastlingStyle, Component, Geometry, HandRule, Lines, Mode, Setup, definition,
+    CastlingStyle, Component, Geometry, HandRule, Lines, Mode, Setup, VariantDef, definition,
 };
 use ajaxlab_rules::{FIFTY_MOVE_PLIES, PieceKind, Position, StartSpec, VariantKind};
 
@@ -85,8 +85,10 @@ fn spec_shape(s: &Step) -> Shape {
     }
 }
 
-fn kind(letter: char) -> PieceKind {
-    PieceKind::from_letter(letter).unwrap_or_else(|| panic!("no kind has letter {letter}"))
+fn kind_in(def: &VariantDef, letter: char) -> PieceKind {
+    def.names
+        .from_letter(letter)
+        .unwrap_or_else(|| panic!("no kind has letter {letter}"))
 }
 
 /// Asserts that `spec` describes the built-in `variant`, naming the first
@@ -94,22 +96,23 @@ fn kind(letter: char) -> PieceKind {
 fn assert_matches_builtin(spec: &VariantSpec, variant: VariantKind) {
     let def = definition(variant);
     let name = variant.name();
+    let kind = |letter: char| kind_in(&def, letter);
     assert_eq!(
         (spec.files, spec.ranks),
         (def.width, def.height),
         "{name}: board"
     );
     assert_eq!(spec.pawn, Some('P'), "{name}: pawn");
-    assert_eq!(kind(spec.king), PieceKind::King, "{name}: king");
+    assert_eq!(kind(spec.king), PieceKind::KING, "{name}: king");
     let mut spec_kinds: Vec<PieceKind> = spec.pieces.iter().map(|p| kind(p.letter)).collect();
-    spec_kinds.push(PieceKind::King);
+    spec_kinds.push(PieceKind::KING);
     spec_kinds.sort();
     let mut def_kinds: Vec<PieceKind> = def.pieces.iter().map(|p| p.kind).collect();
     def_kinds.sort();
     assert_eq!(spec_kinds, def_kinds, "{name}: piece set");
     for piece in &def.pieces {
         let mut want: Vec<Shape> = piece.components.iter().map(builtin_shape).collect();
-        let mut got: Vec<Shape> = if piece.kind == PieceKind::King {
+        let mut got: Vec<Shape> = if piece.kind == PieceKind::KING {
             let king = ajaxlab_rules::betza::PieceMoves::parse("K").unwrap();
             king.steps.iter().map(spec_shape).collect()
         } else {
@@ -122,7 +125,8 @@ fn assert_matches_builtin(spec: &VariantSpec, variant: VariantKind) {
         };
         want.sort();
         got.sort();
-        assert_eq!(got, want, "{name}: moves of the {}", piece.kind);
+        let piece_name = def.names.name(piece.kind);
+        assert_eq!(got, want, "{name}: moves of the {piece_name}");
     }
     let promotions: Vec<PieceKind> = spec.promotions.iter().map(|&l| kind(l)).collect();
     assert_eq!(promotions, def.pawn.promotions, "{name}: promotions");
@@ -155,13 +159,13 @@ fn assert_matches_builtin(spec: &VariantSpec, variant: VariantKind) {
         queen_side_file, def.castling.queen_side_file,
         "{name}: O-O-O file"
     );
-    assert_eq!(kind(rook), PieceKind::Rook, "{name}: castling rook");
+    assert_eq!(kind(rook), def.castling.rook, "{name}: castling rook");
     assert_eq!(
         chess960,
         def.castling.style != CastlingStyle::Orthodox,
         "{name}: castling style"
     );
-    match (&spec.setup, def.setup) {
+    match (&spec.setup, &def.setup) {
         (SetupSpec::Fixed(f), Setup::Fixed(g)) => assert_eq!(f, g, "{name}: start"),
         (SetupSpec::Chess960(_), Setup::Chess960)
         | (SetupSpec::ModernRandom(_), Setup::ModernRandom) => {}
