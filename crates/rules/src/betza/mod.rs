@@ -28,11 +28,14 @@
 //! characters silently; a designer would rather be told.
 
 mod directions;
+mod lower;
 
 use crate::variant::Mode;
 use directions::{DirectionSpec, select};
 use std::fmt;
 use std::num::NonZeroU8;
+
+pub use lower::Unplayable;
 
 /// A target offset from the mover's point of view: `dx` towards the high
 /// files, `dy` forward (towards the opponent).

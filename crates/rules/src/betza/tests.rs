@@ -149,3 +149,68 @@ fn unsupported_constructs_are_named_with_their_position() {
         "{message}"
     );
 }
+
+fn components(text: &str) -> Vec<Result<crate::variant::Component, Unplayable>> {
+    let moves = PieceMoves::parse(text).unwrap_or_else(|e| panic!("{e}"));
+    moves.steps.iter().map(Step::component).collect()
+}
+
+#[test]
+fn steps_lower_to_the_generator_s_components() {
+    use crate::variant::{Component, Geometry, Lines};
+    let both = |geometry| {
+        Ok(Component {
+            geometry,
+            mode: Mode::MoveAndCapture,
+        })
+    };
+    assert_eq!(components("N"), vec![both(Geometry::Leap(2, 1))]);
+    assert_eq!(
+        components("Q"),
+        vec![
+            both(Geometry::Slide(Lines::Orthogonal)),
+            both(Geometry::Slide(Lines::Diagonal))
+        ]
+    );
+    assert_eq!(
+        components("mF"),
+        vec![Ok(Component {
+            geometry: Geometry::Leap(1, 1),
+            mode: Mode::MoveOnly
+        })]
+    );
+    // The Falcon's Korean horse and elephant: forward first, then outward.
+    assert_eq!(
+        components("nN"),
+        vec![both(Geometry::Lame(vec![(0, 1), (1, 1)]))]
+    );
+    assert_eq!(
+        components("nZ"),
+        vec![both(Geometry::Lame(vec![(0, 1), (1, 1), (1, 1)]))]
+    );
+    assert_eq!(
+        components("nD"),
+        vec![both(Geometry::Lame(vec![(0, 1), (0, 1)]))]
+    );
+}
+
+#[test]
+fn steps_the_rules_model_does_not_play_say_why() {
+    let atom = |long, short| Atom { long, short };
+    assert_eq!(
+        components("fW"),
+        vec![Err(Unplayable::Asymmetric(atom(1, 0)))]
+    );
+    assert_eq!(
+        components("W3"),
+        vec![Err(Unplayable::LimitedRide(
+            NonZeroU8::MIN.saturating_add(2)
+        ))]
+    );
+    assert_eq!(
+        components("NN"),
+        vec![Err(Unplayable::ObliqueRide(atom(2, 1)))]
+    );
+    let why = Unplayable::ObliqueRide(atom(2, 1)).to_string();
+    assert!(why.contains("(2,1)"), "{why}");
+}

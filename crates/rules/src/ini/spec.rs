@@ -4,6 +4,7 @@
 use super::values::GameValue;
 use crate::betza::PieceMoves;
 use crate::square::File;
+use crate::variant::Component;
 
 /// A variant read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,8 +44,10 @@ pub struct PieceSpec {
     pub letter: char,
     /// The key that defined it (`knight`, `customPiece3`).
     pub key: String,
-    /// How it moves.
+    /// How it moves, as written.
     pub moves: PieceMoves,
+    /// How it moves, as the move generator's components (one per step).
+    pub components: Vec<Component>,
 }
 
 /// Pieces in hand at the start (from the start FEN's `[...]`).

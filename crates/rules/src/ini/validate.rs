@@ -8,7 +8,6 @@ use super::spec::{
     CastlingSpec, EndRules, HandSpec, PieceSpec, PieceValue, SetupSpec, VariantSpec,
 };
 use super::values::{GameValue, Region};
-use crate::betza::{Range, Reach};
 use crate::square::{ByColor, Color, File, MAX_FILES, MAX_SIDE};
 use crate::start::{amrc_number, chess960_number};
 
@@ -164,34 +163,18 @@ fn pieces(c: &mut Checker<'_>) -> Vec<PieceSpec> {
             continue;
         };
         let at = c.piece_at(p);
+        let mut components = Vec::new();
         for step in &moves.steps {
-            let atom = format!("({},{})", step.atom.long, step.atom.short);
-            let why = if !step.is_symmetric() {
-                Some(format!(
-                    "'{}' moves in only some directions of the {atom} atom; the rules model plays pieces the same in every direction",
-                    p.letter
-                ))
-            } else {
-                match step.reach {
-                    Reach::Ride(Range::Limited(n)) => Some(format!(
-                        "'{}' rides at most {n} squares; the rules model's riders are unlimited",
-                        p.letter
-                    )),
-                    Reach::Ride(Range::Unlimited) if step.atom.long != 1 => Some(format!(
-                        "'{}' rides the {atom} atom; the rules model slides along ranks, files and diagonals only",
-                        p.letter
-                    )),
-                    _ => None,
-                }
-            };
-            if let Some(why) = why {
-                c.refuse(&at, &p.key, why);
+            match step.component() {
+                Ok(component) => components.push(component),
+                Err(why) => c.refuse(&at, &p.key, format!("'{}' {why}", p.letter)),
             }
         }
         out.push(PieceSpec {
             letter: p.letter,
             key: p.key.clone(),
             moves: moves.clone(),
+            components,
         });
     }
     out
