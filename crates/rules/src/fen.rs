@@ -6,7 +6,7 @@ use crate::piece::{Piece, PieceKind};
 use crate::position::{CastleSide, Position};
 use crate::square::{Color, File, Rank, Square};
 use crate::tables::{MAX_HAND, forward};
-use crate::variant::{CastlingStyle, HandRule, VariantKind};
+use crate::variant::{CastlingStyle, HandRule, Variant, VariantKind};
 use std::fmt::Write as _;
 
 /// What is wrong with a FEN, and in which field.
@@ -60,9 +60,15 @@ impl Position {
     /// # Errors
     /// [`FenError`] naming the field and what is wrong with it.
     pub fn from_fen(variant: VariantKind, fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_in(variant.variant(), fen)
+    }
+
+    /// Parses a FEN of the variant `variant` (one being loaded, or a
+    /// built-in's).
+    pub(crate) fn from_fen_in(variant: &'static Variant, fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_whitespace();
         let board_field = fields.next().ok_or(FenError::Empty)?;
-        let mut pos = Position::empty(variant.variant());
+        let mut pos = Position::empty(variant);
         let (placement, hand) = match board_field.find('[') {
             Some(i) => {
                 let rest = &board_field[i + 1..];

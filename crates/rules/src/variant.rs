@@ -2,11 +2,18 @@
 //! promotion and setup. One move generator reads these definitions; adding a
 //! variant adds a definition, not a code path.
 
-use crate::piece::{Piece, PieceKind, PieceNames, PieceTable};
-use crate::square::{File, MAX_FILES, MAX_SIDE};
+use crate::ini::{IniErrors, VariantSpec, parse_variants};
+use crate::piece::{Piece, PieceKind, PieceTable};
+use crate::square::File;
 use crate::tables::Tables;
 use std::fmt;
 use std::sync::OnceLock;
+
+/// Where the built-in variants are defined, for messages.
+const BUILTIN_FILE: &str = "configs/variants/ajaxlab.ini";
+
+/// The text of `configs/variants/ajaxlab.ini`: the four built-in variants.
+pub const BUILTIN_VARIANTS: &str = include_str!("../../../configs/variants/ajaxlab.ini");
 
 /// The variants ajaxlab knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -71,15 +78,38 @@ impl VariantKind {
             .ok_or_else(|| UnknownVariant(name.to_owned()))
     }
 
-    /// The variant's definition.
+    /// The variant, loaded on first use from its section (named
+    /// [`VariantKind::name`]) of `configs/variants/ajaxlab.ini`, which is
+    /// compiled in: the file is the one definition of the built-ins.
+    ///
+    /// # Panics
+    /// If the compiled-in file does not load: a build bug, which the rules
+    /// crate's tests (`every_built_in_variant_loads_from_its_file`) catch.
     pub fn variant(self) -> &'static Variant {
-        static CELLS: [OnceLock<Variant>; 4] = [
+        static CELLS: [OnceLock<&'static Variant>; 4] = [
             OnceLock::new(),
             OnceLock::new(),
             OnceLock::new(),
             OnceLock::new(),
         ];
-        CELLS[self as usize].get_or_init(|| Variant::build(definition(self)))
+        CELLS[self as usize].get_or_init(|| {
+            self.load_builtin()
+                .unwrap_or_else(|e| panic!("{BUILTIN_FILE}: {e}"))
+        })
+    }
+
+    /// The variant loaded from its section of [`BUILTIN_VARIANTS`].
+    fn load_builtin(self) -> Result<&'static Variant, String> {
+        static SPECS: OnceLock<Result<Vec<VariantSpec>, IniErrors>> = OnceLock::new();
+        let specs = SPECS
+            .get_or_init(|| parse_variants(BUILTIN_FILE, BUILTIN_VARIANTS))
+            .as_ref()
+            .map_err(ToString::to_string)?;
+        let spec = specs
+            .iter()
+            .find(|s| s.name == self.name())
+            .ok_or_else(|| format!("no section [{}]", self.name()))?;
+        Variant::load(spec, self).map_err(|e| e.to_string())
     }
 }
 
@@ -267,15 +297,6 @@ pub struct Variant {
 }
 
 impl Variant {
-    fn build(def: VariantDef) -> Variant {
-        assert!(
-            def.width <= MAX_FILES && def.height <= MAX_SIDE,
-            "board too large for the frame"
-        );
-        let tables = Tables::build(&def);
-        Variant { def, tables }
-    }
-
     /// Which variant this is.
     pub fn kind(&self) -> VariantKind {
         self.def.kind
@@ -361,260 +382,6 @@ impl Variant {
     /// The piece of this variant named by a FEN letter.
     pub fn piece_from_fen_char(&self, c: char) -> Option<Piece> {
         self.def.names.piece_from_fen_char(c)
-    }
-}
-
-const AJAX_PROMOTIONS_AFC: &[PieceKind] = &[
-    PieceKind::QUEEN,
-    PieceKind::ROOK,
-    PieceKind::MINISTER,
-    PieceKind::FALCON,
-    PieceKind::BISHOP,
-    PieceKind::KNIGHT,
-];
-const AJAX_PROMOTIONS_AMRC: &[PieceKind] = &[
-    PieceKind::QUEEN,
-    PieceKind::PRIME_MINISTER,
-    PieceKind::ROOK,
-    PieceKind::MINISTER,
-    PieceKind::BISHOP,
-    PieceKind::KNIGHT,
-];
-const CHESS_PROMOTIONS: &[PieceKind] = &[
-    PieceKind::QUEEN,
-    PieceKind::ROOK,
-    PieceKind::BISHOP,
-    PieceKind::KNIGHT,
-];
-
-/// Korean horse: one orthogonal step, then one diagonal step outward.
-const FALCON_HORSE: &[(i8, i8)] = &[(0, 1), (1, 1)];
-/// Korean elephant: the horse path, then one more diagonal step.
-const FALCON_ELEPHANT: &[(i8, i8)] = &[(0, 1), (1, 1), (1, 1)];
-
-fn component(geometry: Geometry, mode: Mode) -> Component {
-    Component { geometry, mode }
-}
-
-fn both(geometry: Geometry) -> Component {
-    component(geometry, Mode::MoveAndCapture)
-}
-
-fn move_only(geometry: Geometry) -> Component {
-    component(geometry, Mode::MoveOnly)
-}
-
-fn piece(kind: PieceKind, components: Vec<Component>) -> PieceDef {
-    PieceDef { kind, components }
-}
-
-/// King, Queen: the same in every variant.
-fn royal_and_queen() -> Vec<PieceDef> {
-    vec![
-        piece(
-            PieceKind::KING,
-            vec![both(Geometry::Leap(1, 0)), both(Geometry::Leap(1, 1))],
-        ),
-        piece(
-            PieceKind::QUEEN,
-            vec![
-                both(Geometry::Slide(Lines::Orthogonal)),
-                both(Geometry::Slide(Lines::Diagonal)),
-            ],
-        ),
-    ]
-}
-
-/// Ajax Rook (RmF), Ajax Bishop (BmW), Ajax Knight (NmK), Minister (KAD).
-fn ajax_pieces() -> Vec<PieceDef> {
-    let mut pieces = royal_and_queen();
-    pieces.extend([
-        piece(
-            PieceKind::ROOK,
-            vec![
-                both(Geometry::Slide(Lines::Orthogonal)),
-                move_only(Geometry::Leap(1, 1)),
-            ],
-        ),
-        piece(
-            PieceKind::BISHOP,
-            vec![
-                both(Geometry::Slide(Lines::Diagonal)),
-                move_only(Geometry::Leap(1, 0)),
-            ],
-        ),
-        piece(
-            PieceKind::KNIGHT,
-            vec![
-                both(Geometry::Leap(2, 1)),
-                move_only(Geometry::Leap(1, 0)),
-                move_only(Geometry::Leap(1, 1)),
-            ],
-        ),
-        piece(
-            PieceKind::MINISTER,
-            vec![
-                both(Geometry::Leap(1, 0)),
-                both(Geometry::Leap(1, 1)),
-                both(Geometry::Leap(2, 2)),
-                both(Geometry::Leap(2, 0)),
-            ],
-        ),
-    ]);
-    pieces
-}
-
-fn orthodox_pieces() -> Vec<PieceDef> {
-    let mut pieces = royal_and_queen();
-    pieces.extend([
-        piece(
-            PieceKind::ROOK,
-            vec![both(Geometry::Slide(Lines::Orthogonal))],
-        ),
-        piece(
-            PieceKind::BISHOP,
-            vec![both(Geometry::Slide(Lines::Diagonal))],
-        ),
-        piece(PieceKind::KNIGHT, vec![both(Geometry::Leap(2, 1))]),
-    ]);
-    pieces
-}
-
-/// Letters and names of the built-in variants' nine kinds.
-const BUILTIN_NAMES: [(PieceKind, char, &str, &str); 9] = [
-    (PieceKind::PAWN, 'P', "", "pawn"),
-    (PieceKind::KNIGHT, 'N', "N", "knight"),
-    (PieceKind::BISHOP, 'B', "B", "bishop"),
-    (PieceKind::ROOK, 'R', "R", "rook"),
-    (PieceKind::QUEEN, 'Q', "Q", "queen"),
-    (PieceKind::KING, 'K', "K", "king"),
-    (PieceKind::MINISTER, 'M', "M", "minister"),
-    (PieceKind::PRIME_MINISTER, 'A', "PM", "prime minister"),
-    (PieceKind::FALCON, 'F', "F", "falcon"),
-];
-
-/// The table of a built-in variant: the pawn and its `pieces`.
-fn builtin_table(pieces: &[PieceDef]) -> PieceTable {
-    let names = BUILTIN_NAMES
-        .iter()
-        .filter(|(kind, ..)| *kind == PieceKind::PAWN || pieces.iter().any(|p| p.kind == *kind))
-        .map(|&(kind, letter, san, name)| {
-            let names = PieceNames {
-                letter,
-                san: san.to_owned(),
-                name: name.to_owned(),
-            };
-            (kind, names)
-        });
-    PieceTable::new(names).unwrap_or_else(|e| unreachable!("a built-in piece table: {e:?}"))
-}
-
-fn file(letter: char) -> File {
-    File::from_char(letter).unwrap_or_else(|| unreachable!("bad file letter in a definition"))
-}
-
-/// The built-in definition of each variant.
-pub fn definition(kind: VariantKind) -> VariantDef {
-    match kind {
-        VariantKind::AjaxFalcon => {
-            let mut pieces = ajax_pieces();
-            pieces.push(piece(
-                PieceKind::FALCON,
-                vec![
-                    both(Geometry::Leap(1, 0)),
-                    both(Geometry::Lame(FALCON_HORSE.to_vec())),
-                    both(Geometry::Lame(FALCON_ELEPHANT.to_vec())),
-                    move_only(Geometry::Leap(1, 1)),
-                ],
-            ));
-            VariantDef {
-                kind,
-                width: 10,
-                height: 8,
-                names: builtin_table(&pieces),
-                pieces,
-                pawn: PawnRule {
-                    promotions: AJAX_PROMOTIONS_AFC.to_vec(),
-                },
-                hand: HandRule::Drops {
-                    kind: PieceKind::FALCON,
-                    count: 2,
-                },
-                castling: CastlingRule {
-                    rook: PieceKind::ROOK,
-                    king_side_file: file('i'),
-                    queen_side_file: file('c'),
-                    style: CastlingStyle::Orthodox,
-                },
-                setup: Setup::Fixed(
-                    "rnbmqkmbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBMQKMBNR[FFff] w KQkq - 0 1"
-                        .to_owned(),
-                ),
-            }
-        }
-        VariantKind::AjaxModernRandom => {
-            let mut pieces = ajax_pieces();
-            pieces.push(piece(
-                PieceKind::PRIME_MINISTER,
-                vec![
-                    both(Geometry::Slide(Lines::Diagonal)),
-                    both(Geometry::Leap(2, 1)),
-                    move_only(Geometry::Leap(1, 0)),
-                ],
-            ));
-            VariantDef {
-                kind,
-                width: 9,
-                height: 9,
-                names: builtin_table(&pieces),
-                pieces,
-                pawn: PawnRule {
-                    promotions: AJAX_PROMOTIONS_AMRC.to_vec(),
-                },
-                hand: HandRule::Gating {
-                    kind: PieceKind::MINISTER,
-                    count: 2,
-                },
-                castling: CastlingRule {
-                    rook: PieceKind::ROOK,
-                    king_side_file: file('g'),
-                    queen_side_file: file('c'),
-                    style: CastlingStyle::ModernRandom,
-                },
-                setup: Setup::ModernRandom,
-            }
-        }
-        VariantKind::Chess | VariantKind::Chess960 => {
-            let pieces = orthodox_pieces();
-            VariantDef {
-                kind,
-                width: 8,
-                height: 8,
-                names: builtin_table(&pieces),
-                pieces,
-                pawn: PawnRule {
-                    promotions: CHESS_PROMOTIONS.to_vec(),
-                },
-                hand: HandRule::None,
-                castling: CastlingRule {
-                    rook: PieceKind::ROOK,
-                    king_side_file: file('g'),
-                    queen_side_file: file('c'),
-                    style: if kind == VariantKind::Chess {
-                        CastlingStyle::Orthodox
-                    } else {
-                        CastlingStyle::Chess960
-                    },
-                },
-                setup: if kind == VariantKind::Chess {
-                    Setup::Fixed(
-                        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_owned(),
-                    )
-                } else {
-                    Setup::Chess960
-                },
-            }
-        }
     }
 }
 
