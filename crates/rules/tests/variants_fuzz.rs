@@ -1,9 +1,11 @@
-//! The Betza and variants.ini parsers on arbitrary and mutated input: they
-//! return a value or an error, never panic (as the FEN parser is fuzzed in
+//! The Betza and variants.ini parsers, and the loading of what they accept
+//! as a variant, on arbitrary and mutated input: they return a value or an
+//! error, never panic (as the FEN parser is fuzzed in
 //! `properties.rs`).
 
 use ajaxlab_rules::betza::{PieceMoves, Reach, Step};
 use ajaxlab_rules::ini::parse_variants;
+use ajaxlab_rules::{Variant, VariantKind};
 use proptest::prelude::*;
 
 const AJAX_FILE: &str = include_str!("../../../tests/fsf/fsf-variants.ini");
@@ -72,6 +74,12 @@ proptest! {
             Ok(specs) => for spec in specs {
                 for piece in &spec.pieces {
                     check_moves(&piece.moves)?;
+                }
+                // What the reader accepts loads as a variant or is refused
+                // with at least one problem named; never a panic.
+                if let Err(error) = Variant::load(&spec, VariantKind::AjaxFalcon) {
+                    prop_assert!(!error.problems.is_empty());
+                    prop_assert_eq!(&error.variant, &spec.name);
                 }
             },
             Err(errors) => for e in &errors.0 {
