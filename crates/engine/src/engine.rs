@@ -98,7 +98,8 @@ impl Engine {
 
     /// Searches the current position within `limits`, reporting each completed
     /// iteration to `listener`, until a limit is reached or `stop` is set.
-    /// Returns `None` if no position is set.
+    /// Returns `None` if no position is set, or its variant is not a
+    /// built-in one (the evaluation knows only the built-ins' pieces).
     pub fn go(
         &mut self,
         limits: &Limits,
@@ -107,7 +108,7 @@ impl Engine {
     ) -> Option<SearchResult> {
         let game = self.game.as_ref()?;
         let root = *game.position();
-        let variant = root.variant().kind();
+        let variant = root.variant().builtin()?;
         if self.evaluator.as_ref().is_none_or(|(v, _)| *v != variant) {
             self.evaluator = Some((variant, Evaluator::new(variant, &self.params)));
         }

@@ -213,20 +213,16 @@ fn king_components() -> Vec<Component> {
 }
 
 impl Variant {
-    /// Builds the variant `spec` describes, known to the rest of ajaxlab as
-    /// `kind`.
+    /// Builds the variant `spec` describes, as a variant of a user's file:
+    /// named by its section, with no built-in kind ([`Variant::builtin`] is
+    /// `None`).
     ///
-    /// The kind is passed, not found from the section's name, because a
-    /// variant is still identified by a [`VariantKind`] (the engine's values,
-    /// `Game`'s insufficient material and the numbered starts are chosen by
-    /// it) until a registry of loaded variants replaces it; passing it keeps
-    /// every section loadable and checkable today, the built-ins under their
-    /// own kind. The variant is returned as `&'static` because positions
-    /// hold their variant so (`Position` is `Copy`): a variant is loaded
-    /// once and lives as long as the process. For the same reason the start
-    /// FEN is checked only when everything else is sound (it is parsed with
-    /// the variant built), and a variant refused for its start FEN alone is
-    /// not freed.
+    /// The variant is returned as `&'static` because positions hold their
+    /// variant so (`Position` is `Copy`): a variant is loaded once and
+    /// lives as long as the process. For the same reason the start FEN is
+    /// checked only when everything else is sound (it is parsed with the
+    /// variant built), and a variant refused for its start FEN alone is not
+    /// freed.
     ///
     /// The pieces are tried by the move generator in the order: king, then
     /// the file's pieces in the order of their keys.
@@ -237,12 +233,21 @@ impl Variant {
     /// table with a letter twice, a hand, promotion or castling rook that is
     /// not a piece of the variant, no castling, or a start FEN the variant
     /// refuses.
-    pub fn load(spec: &VariantSpec, kind: VariantKind) -> Result<&'static Variant, VariantError> {
+    pub fn load(spec: &VariantSpec) -> Result<&'static Variant, VariantError> {
+        Variant::load_as(spec, None)
+    }
+
+    /// [`Variant::load`], known as the built-in `builtin` when `Some` (the
+    /// sections of the compiled-in file only).
+    pub(crate) fn load_as(
+        spec: &VariantSpec,
+        builtin: Option<VariantKind>,
+    ) -> Result<&'static Variant, VariantError> {
         let fail = |problems| VariantError {
             variant: spec.name.clone(),
             problems,
         };
-        let def = definition(spec, kind).map_err(fail)?;
+        let def = definition(spec, builtin).map_err(fail)?;
         let tables = Tables::build(&def);
         let variant: &'static Variant = Box::leak(Box::new(Variant { def, tables }));
         let fen = spec.setup.fen();
@@ -257,7 +262,10 @@ impl Variant {
 }
 
 /// The definition `spec` describes, or every problem found.
-fn definition(spec: &VariantSpec, kind: VariantKind) -> Result<VariantDef, Vec<VariantProblem>> {
+fn definition(
+    spec: &VariantSpec,
+    builtin: Option<VariantKind>,
+) -> Result<VariantDef, Vec<VariantProblem>> {
     let mut problems = Vec::new();
     if spec.files > MAX_FILES || spec.ranks > MAX_SIDE {
         problems.push(VariantProblem::BoardTooLarge {
@@ -386,7 +394,8 @@ fn definition(spec: &VariantSpec, kind: VariantKind) -> Result<VariantDef, Vec<V
                 components: piece.components.clone(),
             });
             Ok(VariantDef {
-                kind,
+                name: spec.name.clone(),
+                builtin,
                 width: spec.files,
                 height: spec.ranks,
                 pieces: std::iter::once(king).chain(others).collect(),

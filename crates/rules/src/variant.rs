@@ -109,7 +109,7 @@ impl VariantKind {
             .iter()
             .find(|s| s.name == self.name())
             .ok_or_else(|| format!("no section [{}]", self.name()))?;
-        Variant::load(spec, self).map_err(|e| e.to_string())
+        Variant::load_as(spec, Some(self)).map_err(|e| e.to_string())
     }
 }
 
@@ -266,8 +266,13 @@ pub enum Setup {
 /// The definition a [`Variant`] is built from.
 #[derive(Clone, Debug)]
 pub struct VariantDef {
-    /// Which variant.
-    pub kind: VariantKind,
+    /// The variant's name: its section in the file it was loaded from.
+    pub name: String,
+    /// Which built-in variant this is: `Some` only for the four loaded from
+    /// the compiled-in `configs/variants/ajaxlab.ini`, whose rules beyond
+    /// the file (chess's insufficient material, the engine's tuned values)
+    /// are chosen by kind; `None` for a variant from a user's file.
+    pub builtin: Option<VariantKind>,
     /// Number of files.
     pub width: u8,
     /// Number of ranks.
@@ -297,9 +302,16 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// Which variant this is.
-    pub fn kind(&self) -> VariantKind {
-        self.def.kind
+    /// The variant's name (its section in the file it was loaded from;
+    /// [`VariantKind::name`] for a built-in).
+    pub fn name(&self) -> &str {
+        &self.def.name
+    }
+
+    /// Which built-in variant this is, or `None` for a variant loaded from
+    /// a user's file.
+    pub fn builtin(&self) -> Option<VariantKind> {
+        self.def.builtin
     }
 
     /// Number of files.
