@@ -8,7 +8,7 @@ use crate::limits::Limits;
 use crate::params::Params;
 use crate::search::{MAX_PLY, SearchInfo, SearchResult, Searcher};
 use crate::tt::Table;
-use ajaxlab_rules::{Game, IllegalMove, Move, Position, VariantKind};
+use ajaxlab_rules::{Game, IllegalMove, Move, Position, Variant};
 use std::sync::atomic::AtomicBool;
 
 /// Default transposition table size.
@@ -18,7 +18,9 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// evaluation of the current variant under the current parameters.
 pub struct Engine {
     params: Params,
-    evaluator: Option<(VariantKind, Evaluator)>,
+    /// The evaluation of the variant last searched, which it is kept for
+    /// (a loaded variant is one `&'static` value, so compared by address).
+    evaluator: Option<(&'static Variant, Evaluator)>,
     tt: Table,
     hash_mb: usize,
     heuristics: Heuristics,
@@ -98,8 +100,7 @@ impl Engine {
 
     /// Searches the current position within `limits`, reporting each completed
     /// iteration to `listener`, until a limit is reached or `stop` is set.
-    /// Returns `None` if no position is set, or its variant is not a
-    /// built-in one (the evaluation knows only the built-ins' pieces).
+    /// Returns `None` if no position is set.
     pub fn go(
         &mut self,
         limits: &Limits,
@@ -108,8 +109,12 @@ impl Engine {
     ) -> Option<SearchResult> {
         let game = self.game.as_ref()?;
         let root = *game.position();
-        let variant = root.variant().builtin()?;
-        if self.evaluator.as_ref().is_none_or(|(v, _)| *v != variant) {
+        let variant = root.variant();
+        if self
+            .evaluator
+            .as_ref()
+            .is_none_or(|(v, _)| !std::ptr::eq(*v, variant))
+        {
             self.evaluator = Some((variant, Evaluator::new(variant, &self.params)));
         }
         let (_, evaluator) = self.evaluator.as_ref()?;
