@@ -138,3 +138,33 @@ impl Engine {
         Some(searcher.run(&root, listener))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ajaxlab_rules::{StartSpec, VariantSet};
+
+    /// A variant of a user's file is searched like a built-in, and the
+    /// evaluation is rebuilt when the variant changes.
+    #[test]
+    fn the_engine_searches_a_variant_loaded_from_a_file() {
+        let text = include_str!("../../../tests/fsf/model-variants.ini");
+        let set = VariantSet::with_text("model-variants.ini", text).unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let mut engine = Engine::new(1);
+        for name in ["capablanca-ini", "chess", "dropwazir"] {
+            let variant = set.get(name).unwrap();
+            let start = Position::start_in(variant, &StartSpec::Default).unwrap();
+            engine.set_position(start, &[]).unwrap();
+            let result = engine
+                .go(&limits, &AtomicBool::new(false), &mut |_| {})
+                .unwrap();
+            let best = result.best.unwrap();
+            assert!(start.legal_moves().contains(best), "{name}");
+            assert!(std::ptr::eq(engine.evaluator.as_ref().unwrap().0, variant));
+        }
+    }
+}
