@@ -16,6 +16,7 @@ use crate::ini::{CastlingSpec, HandSpec, PieceSpec, SetupSpec, VariantSpec};
 use crate::piece::{MAX_KINDS, PieceKind, PieceNames, PieceTable, PieceTableError};
 use crate::position::Position;
 use crate::square::{MAX_FILES, MAX_SIDE};
+use crate::start::{amrc_number, chess960_number};
 use crate::tables::Tables;
 use crate::variant::{
     CastlingRule, CastlingStyle, Component, Geometry, HandRule, Mode, PawnRule, PieceDef, Setup,
@@ -72,6 +73,9 @@ pub enum VariantProblem {
     /// A variant without castling, which the rules model does not have yet.
     #[error("no castling: every variant of the rules model castles (CastlingRule is not optional)")]
     NoCastling,
+    /// A numbered setup whose start FEN's first rank is none of its starts.
+    #[error("start FEN '{0}': its first rank is not one of the setup's numbered starts")]
+    NotANumberedStart(String),
     /// The start FEN is not a position of the variant.
     #[error("start FEN '{fen}': {error}")]
     StartFen {
@@ -378,13 +382,24 @@ fn definition(
             })
         }
     };
-    let setup = match &spec.setup {
-        SetupSpec::Fixed(fen) => Setup::Fixed(fen.clone()),
-        SetupSpec::Chess960(_) => Setup::Chess960,
-        SetupSpec::ModernRandom(_) => Setup::ModernRandom,
+    let mut numbered = |fen: &str, number: fn(&str) -> Option<u32>| {
+        let default = number(&white_first_rank(fen));
+        if default.is_none() {
+            problems.push(VariantProblem::NotANumberedStart(fen.to_owned()));
+        }
+        default
     };
-    match (table, hand, castling) {
-        (Some(names), Some(hand), Some(castling)) if problems.is_empty() => {
+    let setup = match &spec.setup {
+        SetupSpec::Fixed(fen) => Some(Setup::Fixed(fen.clone())),
+        SetupSpec::Chess960(fen) => {
+            numbered(fen, chess960_number).map(|default| Setup::Chess960 { default })
+        }
+        SetupSpec::ModernRandom(fen) => {
+            numbered(fen, amrc_number).map(|default| Setup::ModernRandom { default })
+        }
+    };
+    match (table, hand, castling, setup) {
+        (Some(names), Some(hand), Some(castling), Some(setup)) if problems.is_empty() => {
             let king = PieceDef {
                 kind: PieceKind::KING,
                 components: king_components(),
@@ -408,4 +423,12 @@ fn definition(
         }
         _ => Err(problems),
     }
+}
+
+/// White's first rank of `fen` as written (its last rank, the hand left
+/// out): the letters a numbered start is looked up by.
+fn white_first_rank(fen: &str) -> String {
+    let board = fen.split_whitespace().next().unwrap_or_default();
+    let placement = board.split('[').next().unwrap_or_default();
+    placement.rsplit('/').next().unwrap_or_default().to_owned()
 }

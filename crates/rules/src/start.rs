@@ -173,10 +173,10 @@ impl Position {
         Position::start_in(variant.variant(), spec)
     }
 
-    /// The start position `spec` of the loaded `variant`: with
-    /// [`StartSpec::Default`], the file's `startFen` for a fixed setup, or
-    /// the default of a numbered setup (Chess960's 518, AMRC's
-    /// [`AMRC_DEFAULT`]).
+    /// The start position `spec` of the loaded `variant`; with
+    /// [`StartSpec::Default`], the file's `startFen` (for a numbered setup,
+    /// the start of its number: 518 and [`AMRC_DEFAULT`] for the
+    /// built-ins).
     ///
     /// # Errors
     /// [`StartError`] if the variant has no such start, or its FEN does
@@ -187,9 +187,9 @@ impl Position {
                 StartSpec::Default => Ok(Position::from_fen_in(variant, fen)?),
                 _ => Err(StartError::SingleStart(variant.name().to_owned())),
             },
-            Setup::Chess960 => {
+            Setup::Chess960 { default } => {
                 let rank = match spec {
-                    StartSpec::Default => chess960_rank1(CHESS960_ORTHODOX),
+                    StartSpec::Default => chess960_rank1(*default),
                     StartSpec::Number(n) => chess960_rank1(*n),
                     StartSpec::Rank1(text) => chess960_number(text).and_then(chess960_rank1),
                 };
@@ -200,9 +200,9 @@ impl Position {
                 );
                 Ok(Position::from_fen_in(variant, &fen)?)
             }
-            Setup::ModernRandom => {
+            Setup::ModernRandom { default } => {
                 let rank = match spec {
-                    StartSpec::Default => amrc_rank1(AMRC_DEFAULT),
+                    StartSpec::Default => amrc_rank1(*default),
                     StartSpec::Number(n) => amrc_rank1(*n),
                     StartSpec::Rank1(text) => amrc_number(text).and_then(amrc_rank1),
                 };
@@ -220,8 +220,8 @@ impl Position {
     pub fn start_number(variant: VariantKind, rank1: &str) -> Option<u32> {
         match &variant.variant().def.setup {
             Setup::Fixed(_) => None,
-            Setup::Chess960 => chess960_number(rank1),
-            Setup::ModernRandom => amrc_number(rank1),
+            Setup::Chess960 { .. } => chess960_number(rank1),
+            Setup::ModernRandom { .. } => amrc_number(rank1),
         }
     }
 }
@@ -237,7 +237,7 @@ fn start_error(variant: &Variant, spec: &StartSpec, count: u32) -> StartError {
         StartSpec::Rank1(text) => StartError::BadRank1 {
             variant: name,
             text: text.clone(),
-            why: if variant.def.setup == Setup::ModernRandom {
+            why: if matches!(variant.def.setup, Setup::ModernRandom { .. }) {
                 "it must hold K, Q, A, two R, two B and two N (upper case, a to i) with the king between the rooks"
             } else {
                 "it must be one of the 960 arrays (upper case, a to h)"

@@ -258,9 +258,15 @@ pub enum Setup {
     /// One start position, given as FEN.
     Fixed(String),
     /// Chess960 numbering 0..960 (518 = the orthodox array).
-    Chess960,
+    Chess960 {
+        /// The number of the default start (the file's `startFen`).
+        default: u32,
+    },
     /// AMRC numbering 0..15120 (docs/rules.md §3).
-    ModernRandom,
+    ModernRandom {
+        /// The number of the default start (the file's `startFen`).
+        default: u32,
+    },
 }
 
 /// The definition a [`Variant`] is built from.

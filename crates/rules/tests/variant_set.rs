@@ -139,3 +139,20 @@ fn a_file_that_does_not_read_names_its_file_line_and_key() {
         "{err}"
     );
 }
+
+#[test]
+fn a_numbered_setup_starts_by_default_from_the_file_start_fen() {
+    let fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+    let text =
+        format!("[c960:chess]\nchess960 = true\najaxlabSetup = chess960\nstartFen = {fen}\n");
+    let set = VariantSet::with_text("mine.ini", &text).unwrap_or_else(|e| panic!("{e}"));
+    let variant = set.get("c960").unwrap();
+    let start = |spec| Position::start_in(variant, &spec).unwrap().fen();
+    assert_eq!(start(StartSpec::Default), fen);
+    assert_eq!(
+        start(StartSpec::Number(518)),
+        Position::start(VariantKind::Chess960, &StartSpec::Default)
+            .unwrap()
+            .fen()
+    );
+}

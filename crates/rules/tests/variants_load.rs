@@ -236,3 +236,16 @@ fn a_start_fen_the_variant_refuses_is_named() {
         "{err}"
     );
 }
+
+#[test]
+fn a_numbered_setup_needs_a_numbered_start_fen() {
+    let mut spec = chess();
+    // Both bishops on dark squares: none of the 960 starts.
+    let fen = "brbqknrn/pppppppp/8/8/8/8/PPPPPPPP/BRBQKNRN w - - 0 1";
+    spec.setup = SetupSpec::Chess960(fen.to_owned());
+    let err = Variant::load(&spec).unwrap_err();
+    assert_eq!(
+        err.problems,
+        [VariantProblem::NotANumberedStart(fen.to_owned())]
+    );
+}
