@@ -3,9 +3,12 @@
 //! variants, exactly as `docs/rules.md` decides them.
 //!
 //! Variants are data ([`variant::VariantDef`]) read by one legal move
-//! generator over 128-bit bitboards. Positions are small `Copy` values;
-//! notation (FEN, UCI, SAN) follows Fairy-Stockfish's dialect so positions
-//! and moves pass unchanged between ajaxlab and FSF-based tools.
+//! generator over 128-bit bitboards: the built-ins are loaded from the
+//! compiled-in `configs/variants/ajaxlab.ini`, and a user's variants file
+//! in Fairy-Stockfish's format loads beside them as a [`VariantSet`].
+//! Positions are small `Copy` values; notation (FEN, UCI, SAN) follows
+//! Fairy-Stockfish's dialect so positions and moves pass unchanged between
+//! ajaxlab and FSF-based tools.
 //!
 //! ```
 //! use ajaxlab_rules::{Position, StartSpec, VariantKind};
