@@ -163,10 +163,17 @@ fn reach_score(
     score
 }
 
+/// Fairy-Stockfish's pawn in the middlegame and the endgame
+/// (`PawnValueMg`, `PawnValueEg`): the unit of a file's `pieceValueMg` and
+/// `pieceValueEg`.
+const FSF_PAWN: (i32, i32) = (126, 208);
+
 /// Values of a variant from a user's file, which has no tuned parameters:
 /// the pawn's are chess's, and every other piece is worth chess's knight
-/// times its [`reach_score`] over the knight's on the same board. A piece
-/// in hand is worth what it is worth on the board.
+/// times its [`reach_score`] over the knight's on the same board, unless
+/// the file gives its value (`pieceValueMg`/`pieceValueEg`, converted from
+/// Fairy-Stockfish's pawns, [`FSF_PAWN`], to chess's). A piece in hand is
+/// worth what it is worth on the board.
 fn derived_values(variant: &Variant, p: &Params) -> (BoardValues, (i32, i32)) {
     let knight = [Component {
         geometry: Geometry::Leap(2, 1),
@@ -196,6 +203,21 @@ fn derived_values(variant: &Variant, p: &Params) -> (BoardValues, (i32, i32)) {
             scaled(p.chess_knight_mg),
             scaled(p.chess_knight_eg),
         ));
+    }
+    for given in &variant.def.values {
+        let Some(value) = values
+            .iter_mut()
+            .find(|v| v.0 == given.kind && v.0 != PieceKind::KING)
+        else {
+            continue;
+        };
+        let (fsf_mg, fsf_eg) = FSF_PAWN;
+        if let Some(mg) = given.mg {
+            value.1 = mg * p.chess_pawn_mg / fsf_mg;
+        }
+        if let Some(eg) = given.eg {
+            value.2 = eg * p.chess_pawn_eg / fsf_eg;
+        }
     }
     let hand = variant
         .def
@@ -976,6 +998,21 @@ mod tests {
                 "{letter}: derived {derived:.2}, usual {usual}"
             );
         }
+        // Values the file gives are taken, in Fairy-Stockfish's pawns.
+        let given = format!("{text}pieceValueMg = c:1260\npieceValueEg = p:416\n");
+        let set = ajaxlab_rules::VariantSet::with_text("values.ini", &given).unwrap();
+        let valued = Evaluator::new(set.get("values").unwrap(), &Params::default());
+        let chancellor = variant.from_letter('C').unwrap();
+        let p = Params::default();
+        assert_eq!(valued.piece_value(chancellor), 10 * p.chess_pawn_mg);
+        assert_eq!(
+            valued.value_eg[PieceKind::PAWN.index()],
+            2 * p.chess_pawn_eg
+        );
+        assert_eq!(
+            valued.value_eg[chancellor.index()],
+            eval.value_eg[chancellor.index()]
+        );
         let extra = |fen| eval.evaluate(&Position::from_fen_in(variant, fen).unwrap());
         assert!(extra("4k3/8/8/8/8/8/8/C3K3 w - - 0 1") > extra("4k3/8/8/8/8/8/8/A3K3 w - - 0 1"));
     }

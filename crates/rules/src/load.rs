@@ -19,8 +19,8 @@ use crate::square::{MAX_FILES, MAX_SIDE};
 use crate::start::{amrc_number, chess960_number};
 use crate::tables::Tables;
 use crate::variant::{
-    CastlingRule, CastlingStyle, Component, Geometry, HandRule, Mode, PawnRule, PieceDef, Setup,
-    Variant, VariantDef, VariantKind,
+    CastlingRule, CastlingStyle, Component, FileValue, Geometry, HandRule, Mode, PawnRule,
+    PieceDef, Setup, Variant, VariantDef, VariantKind,
 };
 
 /// A variant that cannot be built, with everything wrong with it.
@@ -73,6 +73,9 @@ pub enum VariantProblem {
     /// A variant without castling, which the rules model does not have yet.
     #[error("no castling: every variant of the rules model castles (CastlingRule is not optional)")]
     NoCastling,
+    /// A piece value for a letter that is not a piece of the variant.
+    #[error("a piece value for '{0}', which is not a piece of the variant")]
+    ValueNotAPiece(char),
     /// A numbered setup whose start FEN's first rank is none of its starts.
     #[error("start FEN '{0}': its first rank is not one of the setup's numbered starts")]
     NotANumberedStart(String),
@@ -382,6 +385,22 @@ fn definition(
             })
         }
     };
+    let mut values = Vec::new();
+    for value in &spec.values {
+        let kind = match value.letter {
+            l if Some(l) == spec.pawn => Some(PieceKind::PAWN),
+            l if l == spec.king => Some(PieceKind::KING),
+            l => piece(l),
+        };
+        match kind {
+            Some(kind) => values.push(FileValue {
+                kind,
+                mg: value.mg,
+                eg: value.eg,
+            }),
+            None => problems.push(VariantProblem::ValueNotAPiece(value.letter)),
+        }
+    }
     let mut numbered = |fen: &str, number: fn(&str) -> Option<u32>| {
         let default = number(&white_first_rank(fen));
         if default.is_none() {
@@ -419,6 +438,7 @@ fn definition(
                 hand,
                 castling,
                 setup,
+                values,
             })
         }
         _ => Err(problems),

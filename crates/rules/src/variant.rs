@@ -269,6 +269,19 @@ pub enum Setup {
     },
 }
 
+/// A piece value a variants file gives (`pieceValueMg`/`pieceValueEg`),
+/// in Fairy-Stockfish's units (a pawn is 126 in the middlegame and 208 in
+/// the endgame): kept for an engine, never read by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileValue {
+    /// The kind valued.
+    pub kind: PieceKind,
+    /// Middlegame value, if given.
+    pub mg: Option<i32>,
+    /// Endgame value, if given.
+    pub eg: Option<i32>,
+}
+
 /// The definition a [`Variant`] is built from.
 #[derive(Clone, Debug)]
 pub struct VariantDef {
@@ -296,6 +309,8 @@ pub struct VariantDef {
     pub castling: CastlingRule,
     /// Start positions.
     pub setup: Setup,
+    /// Piece values the file gives, if any.
+    pub values: Vec<FileValue>,
 }
 
 /// A variant ready to play: its definition plus the tables the move

@@ -249,3 +249,28 @@ fn a_numbered_setup_needs_a_numbered_start_fen() {
         [VariantProblem::NotANumberedStart(fen.to_owned())]
     );
 }
+
+#[test]
+fn the_file_piece_values_are_kept_by_kind_and_a_stray_letter_is_refused() {
+    use ajaxlab_rules::ini::PieceValue;
+    use ajaxlab_rules::variant::FileValue;
+    let mut spec = chess();
+    spec.name = "valued".to_owned();
+    spec.values = vec![PieceValue {
+        letter: 'N',
+        mg: Some(800),
+        eg: None,
+    }];
+    let v = Variant::load(&spec).unwrap();
+    assert_eq!(
+        v.def.values,
+        [FileValue {
+            kind: PieceKind::KNIGHT,
+            mg: Some(800),
+            eg: None
+        }]
+    );
+    spec.values[0].letter = 'Z';
+    let err = Variant::load(&spec).unwrap_err();
+    assert_eq!(err.problems, [VariantProblem::ValueNotAPiece('Z')]);
+}
