@@ -2,7 +2,10 @@
 """Random playouts by Fairy-Stockfish (pyffish), the independent implementation
 ajaxlab's rules are checked against.
 
-Reads jobs from stdin, one per line: VARIANT<TAB>FEN<TAB>SEED<TAB>MAX_PLIES<TAB>CHESS960
+Usage: playouts.py [--no-san] [VARIANTS_FILE]
+
+Loads VARIANTS_FILE into Fairy-Stockfish (default: fsf-variants.ini beside this
+script) and reads jobs from stdin, one per line: VARIANT<TAB>FEN<TAB>SEED<TAB>MAX_PLIES<TAB>CHESS960
 (VARIANT is Fairy-Stockfish's UCI_Variant name, CHESS960 is 0 or 1). For each job
 it plays uniformly random legal moves and prints, per game:
 
@@ -11,7 +14,8 @@ it plays uniformly random legal moves and prints, per game:
 
 where LEGAL MOVES are FSF's UCI strings, sorted, space-separated, CHOSEN MOVE
 is '-' when the game ends (no legal move, or the ply limit), and SAN is FSF's
-SAN of the chosen move (get_san, the form pychess writes in PGN), or '-'.
+SAN of the chosen move (get_san, the form pychess writes in PGN), or '-'
+(always '-' with --no-san: each pyffish call costs milliseconds).
 """
 import os
 import random
@@ -21,7 +25,11 @@ import pyffish as sf
 
 
 def main() -> None:
-    variants = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fsf-variants.ini")
+    args = sys.argv[1:]
+    with_san = "--no-san" not in args
+    files = [a for a in args if a != "--no-san"]
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fsf-variants.ini")
+    variants = files[0] if files else default
     with open(variants, encoding="utf-8") as f:
         sf.load_variant_config(f.read())
     out = sys.stdout
@@ -37,7 +45,7 @@ def main() -> None:
         for ply in range(int(max_plies) + 1):
             legal = sorted(sf.legal_moves(variant, fen, [], is960))
             chosen = rng.choice(legal) if legal and ply < int(max_plies) else "-"
-            san = sf.get_san(variant, fen, chosen, is960) if chosen != "-" else "-"
+            san = sf.get_san(variant, fen, chosen, is960) if with_san and chosen != "-" else "-"
             out.write(f"P\t{fen}\t{' '.join(legal)}\t{chosen}\t{san}\n")
             if chosen == "-":
                 break

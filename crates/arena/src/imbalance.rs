@@ -411,7 +411,7 @@ impl Imbalance {
     /// or the whole result if it is not a legal position.
     pub fn apply(&self, start: &Position, first_color: Color) -> Result<Position, ImbalanceError> {
         let variant = start.variant();
-        let point = variant.kind() == VariantKind::AjaxModernRandom;
+        let point = variant.builtin() == Some(VariantKind::AjaxModernRandom);
         let mirror = |color| Mirror {
             width: variant.width(),
             height: variant.height(),
@@ -429,7 +429,7 @@ impl Imbalance {
         }
         prune_castling(&before, &mut board, variant.def.castling.style);
         let edited = board.fen();
-        Position::from_fen(variant.kind(), &edited).map_err(|e| ImbalanceError {
+        Position::from_fen_in(variant, &edited).map_err(|e| ImbalanceError {
             edit: self
                 .first
                 .iter()

@@ -5,7 +5,7 @@
 use crate::opening::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};
 use crate::tc::TimeControl;
-use ajaxlab_rules::{Color, Game, GameResult, PieceKind, Position};
+use ajaxlab_rules::{Color, Game, GameResult, PieceKind, Position, VariantKind};
 use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -142,6 +142,11 @@ pub struct GameSpec<'a> {
     pub pair_id: u64,
     /// 0 or 1: which game of the pair (1 = colours swapped).
     pub game_in_pair: u64,
+    /// The variant the game is recorded as: the match's, whose opening is
+    /// a position of it. A record names a built-in variant
+    /// ([`VariantKind`]); a variant of a user's file cannot be played in a
+    /// match yet, so the type leaves no room for one.
+    pub variant: VariantKind,
     /// The opening.
     pub opening: &'a Opening,
     /// The seed that fixed the opening.
@@ -297,7 +302,7 @@ pub fn play_game(
         run_id: spec.run_id.to_owned(),
         game_id: spec.pair_id * 2 + spec.game_in_pair,
         pair_id: spec.pair_id,
-        variant: start.variant().kind(),
+        variant: spec.variant,
         start_number: spec.opening.start_number,
         start_fen: spec.opening.start.fen(),
         opening_moves,
@@ -325,7 +330,6 @@ fn failure_termination(error: &PlayerError) -> Termination {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ajaxlab_rules::VariantKind;
 
     /// Feeds `plies` plies of `white`/`black` scores (each side's own view)
     /// from move 50 on; the verdict and the ply it came at.
@@ -397,6 +401,7 @@ mod tests {
             run_id: "periods",
             pair_id: 0,
             game_in_pair: 0,
+            variant: VariantKind::Chess,
             opening: &opening,
             seed: 1,
             tc: [tc, tc],

@@ -137,6 +137,7 @@ pub fn play_pair(
         run_id: &config.run_id,
         pair_id: pair,
         game_in_pair,
+        variant: config.openings.variant,
         opening: &openings[game_in_pair as usize],
         seed,
         tc,

@@ -8,7 +8,7 @@ use crate::limits::Limits;
 use crate::params::Params;
 use crate::search::{MAX_PLY, SearchInfo, SearchResult, Searcher};
 use crate::tt::Table;
-use ajaxlab_rules::{Game, IllegalMove, Move, Position, VariantKind};
+use ajaxlab_rules::{Game, IllegalMove, Move, Position, Variant};
 use std::sync::atomic::AtomicBool;
 
 /// Default transposition table size.
@@ -18,7 +18,9 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// evaluation of the current variant under the current parameters.
 pub struct Engine {
     params: Params,
-    evaluator: Option<(VariantKind, Evaluator)>,
+    /// The evaluation of the variant last searched, which it is kept for
+    /// (a loaded variant is one `&'static` value, so compared by address).
+    evaluator: Option<(&'static Variant, Evaluator)>,
     tt: Table,
     hash_mb: usize,
     heuristics: Heuristics,
@@ -107,8 +109,12 @@ impl Engine {
     ) -> Option<SearchResult> {
         let game = self.game.as_ref()?;
         let root = *game.position();
-        let variant = root.variant().kind();
-        if self.evaluator.as_ref().is_none_or(|(v, _)| *v != variant) {
+        let variant = root.variant();
+        if self
+            .evaluator
+            .as_ref()
+            .is_none_or(|(v, _)| !std::ptr::eq(*v, variant))
+        {
             self.evaluator = Some((variant, Evaluator::new(variant, &self.params)));
         }
         let (_, evaluator) = self.evaluator.as_ref()?;
@@ -130,5 +136,35 @@ impl Engine {
             root.side_to_move(),
         );
         Some(searcher.run(&root, listener))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ajaxlab_rules::{StartSpec, VariantSet};
+
+    /// A variant of a user's file is searched like a built-in, and the
+    /// evaluation is rebuilt when the variant changes.
+    #[test]
+    fn the_engine_searches_a_variant_loaded_from_a_file() {
+        let text = include_str!("../../../tests/fsf/model-variants.ini");
+        let set = VariantSet::with_text("model-variants.ini", text).unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let mut engine = Engine::new(1);
+        for name in ["capablanca-ini", "chess", "dropwazir"] {
+            let variant = set.get(name).unwrap();
+            let start = Position::start_in(variant, &StartSpec::Default).unwrap();
+            engine.set_position(start, &[]).unwrap();
+            let result = engine
+                .go(&limits, &AtomicBool::new(false), &mut |_| {})
+                .unwrap();
+            let best = result.best.unwrap();
+            assert!(start.legal_moves().contains(best), "{name}");
+            assert!(std::ptr::eq(engine.evaluator.as_ref().unwrap().0, variant));
+        }
     }
 }

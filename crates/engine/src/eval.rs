@@ -8,8 +8,10 @@
 //! endgames. Every number comes from [`Params`].
 
 use crate::params::Params;
+use ajaxlab_rules::variant::{Component, Geometry, Mode};
 use ajaxlab_rules::{
-    Bitboard, Color, HandRule, MAX_KINDS, PieceKind, Position, SQUARE_COUNT, Square, VariantKind,
+    Bitboard, Color, HandRule, MAX_KINDS, PieceKind, Position, SQUARE_COUNT, Square, StartSpec,
+    Variant, VariantKind,
 };
 
 /// Phase scale: 256 = full middlegame, 0 = bare endgame.
@@ -51,13 +53,15 @@ pub struct Evaluator {
 }
 
 /// `(kind, middlegame, endgame)` values of the pieces on the board.
-type BoardValues = [(PieceKind, i32, i32); 8];
+type BoardValues = Vec<(PieceKind, i32, i32)>;
 
-/// Board values and the `(middlegame, endgame)` value of a piece in hand.
-fn piece_values(variant: VariantKind, p: &Params) -> (BoardValues, (i32, i32)) {
-    match variant {
-        VariantKind::Chess | VariantKind::Chess960 => (
-            [
+/// Board values and the `(middlegame, endgame)` value of a piece in hand:
+/// the tuned parameters of a built-in variant, values derived from the
+/// pieces' moves ([`derived_values`]) for a variant of a user's file.
+fn piece_values(variant: &Variant, p: &Params) -> (BoardValues, (i32, i32)) {
+    match variant.builtin() {
+        Some(VariantKind::Chess | VariantKind::Chess960) => (
+            vec![
                 (PieceKind::PAWN, p.chess_pawn_mg, p.chess_pawn_eg),
                 (PieceKind::KNIGHT, p.chess_knight_mg, p.chess_knight_eg),
                 (PieceKind::BISHOP, p.chess_bishop_mg, p.chess_bishop_eg),
@@ -69,8 +73,8 @@ fn piece_values(variant: VariantKind, p: &Params) -> (BoardValues, (i32, i32)) {
             ],
             (0, 0),
         ),
-        VariantKind::AjaxFalcon => (
-            [
+        Some(VariantKind::AjaxFalcon) => (
+            vec![
                 (PieceKind::PAWN, p.afc_pawn_mg, p.afc_pawn_eg),
                 (PieceKind::KNIGHT, p.afc_knight_mg, p.afc_knight_eg),
                 (PieceKind::BISHOP, p.afc_bishop_mg, p.afc_bishop_eg),
@@ -82,8 +86,8 @@ fn piece_values(variant: VariantKind, p: &Params) -> (BoardValues, (i32, i32)) {
             ],
             (p.afc_falcon_hand_mg, p.afc_falcon_hand_eg),
         ),
-        VariantKind::AjaxModernRandom => (
-            [
+        Some(VariantKind::AjaxModernRandom) => (
+            vec![
                 (PieceKind::PAWN, p.amrc_pawn_mg, p.amrc_pawn_eg),
                 (PieceKind::KNIGHT, p.amrc_knight_mg, p.amrc_knight_eg),
                 (PieceKind::BISHOP, p.amrc_bishop_mg, p.amrc_bishop_eg),
@@ -99,7 +103,129 @@ fn piece_values(variant: VariantKind, p: &Params) -> (BoardValues, (i32, i32)) {
             ],
             (p.amrc_minister_hand_mg, p.amrc_minister_hand_eg),
         ),
+        None => derived_values(variant, p),
     }
+}
+
+/// How much more a square reached by a leap counts than one reached by a
+/// slide or a lame path, in [`reach_score`], as a fraction: nothing blocks
+/// a leap, so the empty-board count undersells it. 3/2 puts knight,
+/// bishop, rook and queen at 3 : 3.3 : 5.3 : 8.7 (the usual 3 : 3.25 : 5 :
+/// 9).
+const LEAP_WEIGHT: (i32, i32) = (3, 2);
+
+/// The squares of `variant`'s board a leaper of `components` on
+/// `(file, rank)` jumps to (its slides and lame paths aside).
+fn leap_targets(variant: &Variant, components: &[Component], file: i32, rank: i32) -> Bitboard {
+    let (w, h) = (i32::from(variant.width()), i32::from(variant.height()));
+    let mut targets = Bitboard::EMPTY;
+    for c in components {
+        let Geometry::Leap(long, short) = c.geometry else {
+            continue;
+        };
+        let (a, b) = (i32::from(long), i32::from(short));
+        for (dx, dy) in [(a, b), (b, a)] {
+            for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                let (f, r) = (file + sx * dx, rank + sy * dy);
+                let on_board = (0..w).contains(&f) && (0..h).contains(&r);
+                if let Some(sq) = Square::from_coords(f, r).filter(|_| on_board) {
+                    targets = targets.with(sq);
+                }
+            }
+        }
+    }
+    targets
+}
+
+/// A piece's strength as its empty-board reach summed over every square
+/// of the board, a leap's square counting [`LEAP_WEIGHT`] times a slide's
+/// (in the weight's denominator's units, to stay in integers): what the
+/// values of a file's pieces are derived from. `reach` gives the squares
+/// the piece reaches from a square by any of its moves.
+fn reach_score(
+    variant: &Variant,
+    components: &[Component],
+    reach: impl Fn(Square) -> Bitboard,
+) -> i32 {
+    let (w, h) = (i32::from(variant.width()), i32::from(variant.height()));
+    let (num, den) = LEAP_WEIGHT;
+    let mut score = 0;
+    for f in 0..w {
+        for r in 0..h {
+            let Some(sq) = Square::from_coords(f, r) else {
+                continue;
+            };
+            let all = reach(sq).count() as i32;
+            let leaps = leap_targets(variant, components, f, r).count() as i32;
+            score += den * (all - leaps) + num * leaps;
+        }
+    }
+    score
+}
+
+/// Fairy-Stockfish's pawn in the middlegame and the endgame
+/// (`PawnValueMg`, `PawnValueEg`): the unit of a file's `pieceValueMg` and
+/// `pieceValueEg`.
+const FSF_PAWN: (i32, i32) = (126, 208);
+
+/// Values of a variant from a user's file, which has no tuned parameters:
+/// the pawn's are chess's, and every other piece is worth chess's knight
+/// times its [`reach_score`] over the knight's on the same board, unless
+/// the file gives its value (`pieceValueMg`/`pieceValueEg`, converted from
+/// Fairy-Stockfish's pawns, [`FSF_PAWN`], to chess's). A piece in hand is
+/// worth what it is worth on the board.
+fn derived_values(variant: &Variant, p: &Params) -> (BoardValues, (i32, i32)) {
+    let knight = [Component {
+        geometry: Geometry::Leap(2, 1),
+        mode: Mode::MoveAndCapture,
+    }];
+    let knight_score = reach_score(variant, &knight, |sq| {
+        leap_targets(
+            variant,
+            &knight,
+            sq.file().index().into(),
+            sq.rank().index().into(),
+        )
+    })
+    .max(1);
+    let mut values = vec![(PieceKind::PAWN, p.chess_pawn_mg, p.chess_pawn_eg)];
+    for piece in &variant.def.pieces {
+        if piece.kind == PieceKind::KING {
+            values.push((PieceKind::KING, 0, 0));
+            continue;
+        }
+        let score = reach_score(variant, &piece.components, |sq| {
+            variant.empty_board_reach(piece.kind, sq)
+        });
+        let scaled = |knight_value: i32| knight_value * score / knight_score;
+        values.push((
+            piece.kind,
+            scaled(p.chess_knight_mg),
+            scaled(p.chess_knight_eg),
+        ));
+    }
+    for given in &variant.def.values {
+        let Some(value) = values
+            .iter_mut()
+            .find(|v| v.0 == given.kind && v.0 != PieceKind::KING)
+        else {
+            continue;
+        };
+        let (fsf_mg, fsf_eg) = FSF_PAWN;
+        if let Some(mg) = given.mg {
+            value.1 = mg * p.chess_pawn_mg / fsf_mg;
+        }
+        if let Some(eg) = given.eg {
+            value.2 = eg * p.chess_pawn_eg / fsf_eg;
+        }
+    }
+    let hand = variant
+        .def
+        .hand
+        .kind()
+        .and_then(|kind| values.iter().find(|v| v.0 == kind))
+        .map_or((0, 0), |&(_, mg, eg)| (mg, eg));
+    (values, hand)
 }
 
 /// What one side's pieces attack and reach, gathered once per evaluation
@@ -210,19 +336,22 @@ fn mobility_curve() -> [i32; MOBILITY_POINTS] {
 }
 
 impl Evaluator {
-    /// The evaluation of `variant` with parameters `params`.
-    pub fn new(variant: VariantKind, params: &Params) -> Evaluator {
+    /// The evaluation of `variant` with parameters `params`: a built-in's
+    /// tuned terms, or for a variant of a user's file chess's positional
+    /// terms (such a variant is chess with other pieces) and piece values
+    /// derived from the pieces' moves.
+    pub fn new(variant: &'static Variant, params: &Params) -> Evaluator {
         let chess_terms;
-        let params = match variant {
-            VariantKind::Chess | VariantKind::Chess960 => {
+        let params = match variant.builtin() {
+            Some(VariantKind::AjaxFalcon | VariantKind::AjaxModernRandom) => params,
+            Some(VariantKind::Chess | VariantKind::Chess960) | None => {
                 chess_terms = params.chess_positional();
                 &chess_terms
             }
-            _ => params,
         };
-        let v = variant.variant();
+        let v = variant;
         let def = &v.def;
-        let (values, (hand_mg, hand_eg)) = piece_values(variant, params);
+        let (values, (hand_mg, hand_eg)) = piece_values(v, params);
         let mut value_mg = [0; MAX_KINDS];
         let mut value_eg = [0; MAX_KINDS];
         for (kind, mg, eg) in values {
@@ -340,7 +469,7 @@ impl Evaluator {
             mobility_curve: mobility_curve(),
             p: params.clone(),
         };
-        if let Ok(start) = Position::start(variant, &ajaxlab_rules::StartSpec::Default) {
+        if let Ok(start) = Position::start_in(v, &StartSpec::Default) {
             eval.phase_total = eval.non_pawn_material(&start).max(1);
         }
         eval
@@ -651,13 +780,12 @@ impl Tapered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ajaxlab_rules::StartSpec;
 
     #[test]
     fn start_positions_are_balanced() {
         let params = Params::default();
         for variant in VariantKind::ALL {
-            let eval = Evaluator::new(variant, &params);
+            let eval = Evaluator::new(variant.variant(), &params);
             let pos = Position::start(variant, &StartSpec::Default).unwrap();
             let tempo = match variant {
                 VariantKind::Chess | VariantKind::Chess960 => params.chess_tempo,
@@ -722,7 +850,7 @@ mod tests {
             (state >> 33) as usize
         };
         for variant in [VariantKind::Chess, VariantKind::Chess960] {
-            let eval = Evaluator::new(variant, &params);
+            let eval = Evaluator::new(variant.variant(), &params);
             for game in 0..40 {
                 let spec = if variant == VariantKind::Chess960 {
                     StartSpec::Number(game * 23 % 960)
@@ -756,7 +884,7 @@ mod tests {
             afc_falcon_hand_eg: 300,
             ..Params::default()
         };
-        let eval = Evaluator::new(VariantKind::AjaxFalcon, &params);
+        let eval = Evaluator::new(VariantKind::AjaxFalcon.variant(), &params);
         let in_hand = Position::from_fen(
             VariantKind::AjaxFalcon,
             "4k5/10/10/10/10/10/10/5K4[F] w - - 0 1",
@@ -775,7 +903,7 @@ mod tests {
     /// while the hand is as large as the gates left costs a Minister.
     #[test]
     fn a_minister_in_hand_beyond_the_gates_left_counts_for_nothing() {
-        let eval = Evaluator::new(VariantKind::AjaxModernRandom, &Params::default());
+        let eval = Evaluator::new(VariantKind::AjaxModernRandom.variant(), &Params::default());
         let score = |fen: &str| {
             eval.evaluate(&Position::from_fen(VariantKind::AjaxModernRandom, fen).unwrap())
         };
@@ -788,7 +916,7 @@ mod tests {
 
     #[test]
     fn a_position_with_a_winning_capture_is_not_quiet() {
-        let eval = Evaluator::new(VariantKind::Chess, &Params::default());
+        let eval = Evaluator::new(VariantKind::Chess.variant(), &Params::default());
         let hanging =
             Position::from_fen(VariantKind::Chess, "4k3/8/8/3n4/8/8/3R4/4K3 w - - 0 1").unwrap();
         let defended =
@@ -799,7 +927,7 @@ mod tests {
 
     #[test]
     fn extra_material_scores_for_its_owner_from_either_side() {
-        let eval = Evaluator::new(VariantKind::Chess, &Params::default());
+        let eval = Evaluator::new(VariantKind::Chess.variant(), &Params::default());
         let w = Position::from_fen(VariantKind::Chess, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
         let b = Position::from_fen(VariantKind::Chess, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(eval.evaluate(&w) > 800);
@@ -815,7 +943,9 @@ mod tests {
             "4k5/10/10/10/10/10/10/5K4[] w - - 0 1",
         )
         .unwrap();
-        let score = |variant, pos: &Position, p: &Params| Evaluator::new(variant, p).evaluate(pos);
+        let score = |variant: VariantKind, pos: &Position, p: &Params| {
+            Evaluator::new(variant.variant(), p).evaluate(pos)
+        };
         let defaults = Params::default();
         let mut ajax_tempo = defaults.clone();
         ajax_tempo.tempo += 10;
@@ -838,5 +968,52 @@ mod tests {
             score(VariantKind::AjaxFalcon, &afc, &ajax_tempo),
             score(VariantKind::AjaxFalcon, &afc, &defaults) + 10
         );
+    }
+
+    /// A variant from a file has values derived from its pieces' moves:
+    /// on an 8 × 8 board, in knights of 3, the usual values within three
+    /// quarters of a pawn (the archbishop, 7 by Scharnagl, comes out 6.3:
+    /// reach cannot tell how well its two moves complement each other).
+    #[test]
+    fn a_file_variant_values_its_pieces_by_their_reach() {
+        let text = "[values:chess]\narchbishop = a\nchancellor = c\n\
+                    startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n";
+        let set = ajaxlab_rules::VariantSet::with_text("values.ini", text).unwrap();
+        let variant = set.get("values").unwrap();
+        let eval = Evaluator::new(variant, &Params::default());
+        let knight = eval.piece_value(PieceKind::KNIGHT);
+        assert_eq!(knight, Params::default().chess_knight_mg);
+        for (letter, usual) in [
+            ('N', 3.0),
+            ('B', 3.25),
+            ('R', 5.0),
+            ('Q', 9.0),
+            ('A', 7.0),
+            ('C', 8.0),
+        ] {
+            let kind = variant.from_letter(letter).unwrap();
+            let derived = 3.0 * f64::from(eval.piece_value(kind)) / f64::from(knight);
+            assert!(
+                (derived - usual).abs() <= 0.75,
+                "{letter}: derived {derived:.2}, usual {usual}"
+            );
+        }
+        // Values the file gives are taken, in Fairy-Stockfish's pawns.
+        let given = format!("{text}pieceValueMg = c:1260\npieceValueEg = p:416\n");
+        let set = ajaxlab_rules::VariantSet::with_text("values.ini", &given).unwrap();
+        let valued = Evaluator::new(set.get("values").unwrap(), &Params::default());
+        let chancellor = variant.from_letter('C').unwrap();
+        let p = Params::default();
+        assert_eq!(valued.piece_value(chancellor), 10 * p.chess_pawn_mg);
+        assert_eq!(
+            valued.value_eg[PieceKind::PAWN.index()],
+            2 * p.chess_pawn_eg
+        );
+        assert_eq!(
+            valued.value_eg[chancellor.index()],
+            eval.value_eg[chancellor.index()]
+        );
+        let extra = |fen| eval.evaluate(&Position::from_fen_in(variant, fen).unwrap());
+        assert!(extra("4k3/8/8/8/8/8/8/C3K3 w - - 0 1") > extra("4k3/8/8/8/8/8/8/A3K3 w - - 0 1"));
     }
 }

@@ -109,7 +109,7 @@ mod tests {
 
     fn see_of(variant: VariantKind, fen: &str, uci: &str) -> i32 {
         let pos = Position::from_fen(variant, fen).unwrap();
-        let eval = Evaluator::new(variant, &Params::default());
+        let eval = Evaluator::new(variant.variant(), &Params::default());
         let m = pos.parse_uci(uci).unwrap();
         see(&pos, &eval, m)
     }

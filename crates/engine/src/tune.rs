@@ -443,7 +443,7 @@ fn cached<'a>(
     let at = match cache.iter().position(|(v, _)| *v == variant) {
         Some(at) => at,
         None => {
-            cache.push((variant, Evaluator::new(variant, params)));
+            cache.push((variant, Evaluator::new(variant.variant(), params)));
             cache.len() - 1
         }
     };
@@ -599,7 +599,7 @@ impl Objective {
             .map(|g| {
                 changed
                     .is_none_or(|s| affects(s.name, g.variant))
-                    .then(|| Evaluator::new(g.variant, params))
+                    .then(|| Evaluator::new(g.variant.variant(), params))
             })
             .collect();
         let work: Vec<(&Evaluator, &[Sample])> = groups
@@ -665,7 +665,7 @@ fn fit_k(groups: &[Group], params: &Params, threads: NonZeroUsize) -> f64 {
         .flat_map(|g| g.samples.chunks(CHUNK).map(move |c| (g.variant, c)))
         .collect();
     let evals: Vec<Vec<i32>> = parallel_map(threads, &work, |(variant, samples)| {
-        let eval = Evaluator::new(*variant, params);
+        let eval = Evaluator::new(variant.variant(), params);
         samples
             .iter()
             .map(|s| white_eval(&eval, &s.position))

@@ -38,7 +38,7 @@ impl Rng {
 /// random plies, each scored by a draw from `σ(K·e/400)` of the evaluation under
 /// `truth` with `K = 1`; the move carries that evaluation as its score.
 fn planted_games(count: usize, seed: u64, truth: &Params) -> Vec<TrainingGame> {
-    let truth = ajaxlab_engine::Evaluator::new(VariantKind::Chess, truth);
+    let truth = ajaxlab_engine::Evaluator::new(VariantKind::Chess.variant(), truth);
     let mut rng = Rng(seed);
     let mut games = Vec::new();
     while games.len() < count {

@@ -63,9 +63,12 @@ impl Position {
         Position::from_fen_in(variant.variant(), fen)
     }
 
-    /// Parses a FEN of the variant `variant` (one being loaded, or a
-    /// built-in's).
-    pub(crate) fn from_fen_in(variant: &'static Variant, fen: &str) -> Result<Position, FenError> {
+    /// Parses a FEN of the loaded variant `variant` (a built-in's, or one
+    /// from a user's file: see [`Variant::load`] and `VariantSet`).
+    ///
+    /// # Errors
+    /// [`FenError`] naming the field and what is wrong with it.
+    pub fn from_fen_in(variant: &'static Variant, fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_whitespace();
         let board_field = fields.next().ok_or(FenError::Empty)?;
         let mut pos = Position::empty(variant);
@@ -216,7 +219,7 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
         return Err(FenError::Board(format!(
             "{} ranks given, the {} board has {}",
             ranks.len(),
-            v.kind(),
+            v.name(),
             v.height()
         )));
     }
@@ -260,7 +263,7 @@ fn parse_board(pos: &mut Position, placement: &str) -> Result<(), FenError> {
                 let piece = v.piece_from_fen_char(c).ok_or_else(|| {
                     FenError::Board(format!(
                         "rank {rank_name}: '{c}' is not a piece of {}",
-                        v.kind()
+                        v.name()
                     ))
                 })?;
                 if file >= u32::from(v.width()) {
@@ -312,7 +315,7 @@ fn parse_hand(pos: &mut Position, hand: Option<&str>) -> Result<(), FenError> {
         return match hand {
             Some(h) if !h.is_empty() => Err(FenError::Hand(format!(
                 "'{h}': {} has no pieces in hand",
-                v.kind()
+                v.name()
             ))),
             _ => Ok(()),
         };
@@ -324,7 +327,7 @@ fn parse_hand(pos: &mut Position, hand: Option<&str>) -> Result<(), FenError> {
             _ => {
                 return Err(FenError::Hand(format!(
                     "'{c}' cannot be in hand in {}; only {} ({}) can",
-                    v.kind(),
+                    v.name(),
                     v.piece_name(kind),
                     v.letter(kind)
                 )));

@@ -183,12 +183,13 @@ impl Game {
 
 /// Whether neither side can mate in chess or Chess960: nothing but the
 /// kings and at most one knight or bishop on the board. Always false in the
-/// Ajax variants, where `RULES.md` decides that no such rule exists.
+/// Ajax variants, where `RULES.md` decides that no such rule exists, and in
+/// variants from a user's file, whose pieces no such table knows.
 fn insufficient_material(pos: &Position) -> bool {
     use crate::{PieceKind, VariantKind};
     if !matches!(
-        pos.variant().kind(),
-        VariantKind::Chess | VariantKind::Chess960
+        pos.variant().builtin(),
+        Some(VariantKind::Chess | VariantKind::Chess960)
     ) {
         return false;
     }

@@ -3,9 +3,12 @@
 //! variants, exactly as `docs/rules.md` decides them.
 //!
 //! Variants are data ([`variant::VariantDef`]) read by one legal move
-//! generator over 128-bit bitboards. Positions are small `Copy` values;
-//! notation (FEN, UCI, SAN) follows Fairy-Stockfish's dialect so positions
-//! and moves pass unchanged between ajaxlab and FSF-based tools.
+//! generator over 128-bit bitboards: the built-ins are loaded from the
+//! compiled-in `configs/variants/ajaxlab.ini`, and a user's variants file
+//! in Fairy-Stockfish's format loads beside them as a [`VariantSet`].
+//! Positions are small `Copy` values; notation (FEN, UCI, SAN) follows
+//! Fairy-Stockfish's dialect so positions and moves pass unchanged between
+//! ajaxlab and FSF-based tools.
 //!
 //! ```
 //! use ajaxlab_rules::{Position, StartSpec, VariantKind};
@@ -28,6 +31,7 @@ mod perft;
 mod pgn;
 mod piece;
 mod position;
+mod registry;
 mod san;
 mod square;
 mod start;
@@ -45,6 +49,7 @@ pub use perft::{PerftCase, PerftSuite, SuiteError, divide, perft};
 pub use pgn::{MovetextError, parse_movetext, write_movetext};
 pub use piece::{MAX_KINDS, Piece, PieceKind, PieceNames, PieceTable, PieceTableError};
 pub use position::{CastleSide, Position};
+pub use registry::{SectionError, SectionProblem, VariantSet, VariantSetError};
 pub use san::{SanError, SanForm};
 pub use square::{ByColor, Color, File, MAX_FILES, MAX_SIDE, Rank, SQUARE_COUNT, STRIDE, Square};
 pub use start::{

@@ -16,10 +16,11 @@ use crate::ini::{CastlingSpec, HandSpec, PieceSpec, SetupSpec, VariantSpec};
 use crate::piece::{MAX_KINDS, PieceKind, PieceNames, PieceTable, PieceTableError};
 use crate::position::Position;
 use crate::square::{MAX_FILES, MAX_SIDE};
+use crate::start::{amrc_number, chess960_number};
 use crate::tables::Tables;
 use crate::variant::{
-    CastlingRule, CastlingStyle, Component, Geometry, HandRule, Mode, PawnRule, PieceDef, Setup,
-    Variant, VariantDef, VariantKind,
+    CastlingRule, CastlingStyle, Component, FileValue, Geometry, HandRule, Mode, PawnRule,
+    PieceDef, Setup, Variant, VariantDef, VariantKind,
 };
 
 /// A variant that cannot be built, with everything wrong with it.
@@ -72,6 +73,12 @@ pub enum VariantProblem {
     /// A variant without castling, which the rules model does not have yet.
     #[error("no castling: every variant of the rules model castles (CastlingRule is not optional)")]
     NoCastling,
+    /// A piece value for a letter that is not a piece of the variant.
+    #[error("a piece value for '{0}', which is not a piece of the variant")]
+    ValueNotAPiece(char),
+    /// A numbered setup whose start FEN's first rank is none of its starts.
+    #[error("start FEN '{0}': its first rank is not one of the setup's numbered starts")]
+    NotANumberedStart(String),
     /// The start FEN is not a position of the variant.
     #[error("start FEN '{fen}': {error}")]
     StartFen {
@@ -213,20 +220,16 @@ fn king_components() -> Vec<Component> {
 }
 
 impl Variant {
-    /// Builds the variant `spec` describes, known to the rest of ajaxlab as
-    /// `kind`.
+    /// Builds the variant `spec` describes, as a variant of a user's file:
+    /// named by its section, with no built-in kind ([`Variant::builtin`] is
+    /// `None`).
     ///
-    /// The kind is passed, not found from the section's name, because a
-    /// variant is still identified by a [`VariantKind`] (the engine's values,
-    /// `Game`'s insufficient material and the numbered starts are chosen by
-    /// it) until a registry of loaded variants replaces it; passing it keeps
-    /// every section loadable and checkable today, the built-ins under their
-    /// own kind. The variant is returned as `&'static` because positions
-    /// hold their variant so (`Position` is `Copy`): a variant is loaded
-    /// once and lives as long as the process. For the same reason the start
-    /// FEN is checked only when everything else is sound (it is parsed with
-    /// the variant built), and a variant refused for its start FEN alone is
-    /// not freed.
+    /// The variant is returned as `&'static` because positions hold their
+    /// variant so (`Position` is `Copy`): a variant is loaded once and
+    /// lives as long as the process. For the same reason the start FEN is
+    /// checked only when everything else is sound (it is parsed with the
+    /// variant built), and a variant refused for its start FEN alone is not
+    /// freed.
     ///
     /// The pieces are tried by the move generator in the order: king, then
     /// the file's pieces in the order of their keys.
@@ -237,12 +240,21 @@ impl Variant {
     /// table with a letter twice, a hand, promotion or castling rook that is
     /// not a piece of the variant, no castling, or a start FEN the variant
     /// refuses.
-    pub fn load(spec: &VariantSpec, kind: VariantKind) -> Result<&'static Variant, VariantError> {
+    pub fn load(spec: &VariantSpec) -> Result<&'static Variant, VariantError> {
+        Variant::load_as(spec, None)
+    }
+
+    /// [`Variant::load`], known as the built-in `builtin` when `Some` (the
+    /// sections of the compiled-in file only).
+    pub(crate) fn load_as(
+        spec: &VariantSpec,
+        builtin: Option<VariantKind>,
+    ) -> Result<&'static Variant, VariantError> {
         let fail = |problems| VariantError {
             variant: spec.name.clone(),
             problems,
         };
-        let def = definition(spec, kind).map_err(fail)?;
+        let def = definition(spec, builtin).map_err(fail)?;
         let tables = Tables::build(&def);
         let variant: &'static Variant = Box::leak(Box::new(Variant { def, tables }));
         let fen = spec.setup.fen();
@@ -257,7 +269,10 @@ impl Variant {
 }
 
 /// The definition `spec` describes, or every problem found.
-fn definition(spec: &VariantSpec, kind: VariantKind) -> Result<VariantDef, Vec<VariantProblem>> {
+fn definition(
+    spec: &VariantSpec,
+    builtin: Option<VariantKind>,
+) -> Result<VariantDef, Vec<VariantProblem>> {
     let mut problems = Vec::new();
     if spec.files > MAX_FILES || spec.ranks > MAX_SIDE {
         problems.push(VariantProblem::BoardTooLarge {
@@ -370,13 +385,40 @@ fn definition(spec: &VariantSpec, kind: VariantKind) -> Result<VariantDef, Vec<V
             })
         }
     };
-    let setup = match &spec.setup {
-        SetupSpec::Fixed(fen) => Setup::Fixed(fen.clone()),
-        SetupSpec::Chess960(_) => Setup::Chess960,
-        SetupSpec::ModernRandom(_) => Setup::ModernRandom,
+    let mut values = Vec::new();
+    for value in &spec.values {
+        let kind = match value.letter {
+            l if Some(l) == spec.pawn => Some(PieceKind::PAWN),
+            l if l == spec.king => Some(PieceKind::KING),
+            l => piece(l),
+        };
+        match kind {
+            Some(kind) => values.push(FileValue {
+                kind,
+                mg: value.mg,
+                eg: value.eg,
+            }),
+            None => problems.push(VariantProblem::ValueNotAPiece(value.letter)),
+        }
+    }
+    let mut numbered = |fen: &str, number: fn(&str) -> Option<u32>| {
+        let default = number(&white_first_rank(fen));
+        if default.is_none() {
+            problems.push(VariantProblem::NotANumberedStart(fen.to_owned()));
+        }
+        default
     };
-    match (table, hand, castling) {
-        (Some(names), Some(hand), Some(castling)) if problems.is_empty() => {
+    let setup = match &spec.setup {
+        SetupSpec::Fixed(fen) => Some(Setup::Fixed(fen.clone())),
+        SetupSpec::Chess960(fen) => {
+            numbered(fen, chess960_number).map(|default| Setup::Chess960 { default })
+        }
+        SetupSpec::ModernRandom(fen) => {
+            numbered(fen, amrc_number).map(|default| Setup::ModernRandom { default })
+        }
+    };
+    match (table, hand, castling, setup) {
+        (Some(names), Some(hand), Some(castling), Some(setup)) if problems.is_empty() => {
             let king = PieceDef {
                 kind: PieceKind::KING,
                 components: king_components(),
@@ -386,7 +428,8 @@ fn definition(spec: &VariantSpec, kind: VariantKind) -> Result<VariantDef, Vec<V
                 components: piece.components.clone(),
             });
             Ok(VariantDef {
-                kind,
+                name: spec.name.clone(),
+                builtin,
                 width: spec.files,
                 height: spec.ranks,
                 pieces: std::iter::once(king).chain(others).collect(),
@@ -395,8 +438,17 @@ fn definition(spec: &VariantSpec, kind: VariantKind) -> Result<VariantDef, Vec<V
                 hand,
                 castling,
                 setup,
+                values,
             })
         }
         _ => Err(problems),
     }
+}
+
+/// White's first rank of `fen` as written (its last rank, the hand left
+/// out): the letters a numbered start is looked up by.
+fn white_first_rank(fen: &str) -> String {
+    let board = fen.split_whitespace().next().unwrap_or_default();
+    let placement = board.split('[').next().unwrap_or_default();
+    placement.rsplit('/').next().unwrap_or_default().to_owned()
 }

@@ -74,7 +74,7 @@ impl Eq for Position {}
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({} {})", self.variant.kind(), self.fen())
+        write!(f, "Position({} {})", self.variant.name(), self.fen())
     }
 }
 

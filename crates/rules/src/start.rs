@@ -3,7 +3,7 @@
 
 use crate::fen::FenError;
 use crate::position::Position;
-use crate::variant::{Setup, VariantKind};
+use crate::variant::{Setup, Variant, VariantKind};
 use std::sync::OnceLock;
 
 /// Number of AMRC start positions.
@@ -32,8 +32,8 @@ pub enum StartError {
     /// The number is out of range for the variant.
     #[error("start number {number} is out of range: {variant} has starts 0..{count}")]
     OutOfRange {
-        /// Variant.
-        variant: VariantKind,
+        /// The variant's name.
+        variant: String,
         /// Number given.
         number: u32,
         /// How many starts it has.
@@ -41,12 +41,12 @@ pub enum StartError {
     },
     /// The variant has one start and takes no number.
     #[error("{0} has a single start position; it takes no start number")]
-    SingleStart(VariantKind),
+    SingleStart(String),
     /// The rank string is not a valid start of the variant.
     #[error("'{text}' is not a {variant} start: {why}")]
     BadRank1 {
-        /// Variant.
-        variant: VariantKind,
+        /// The variant's name.
+        variant: String,
         /// Text given.
         text: String,
         /// What is wrong.
@@ -165,19 +165,31 @@ pub fn chess960_number(text: &str) -> Option<u32> {
 }
 
 impl Position {
-    /// The start position `spec` of `variant`.
+    /// The start position `spec` of the built-in `variant`.
     ///
     /// # Errors
     /// [`StartError`] if the variant has no such start.
     pub fn start(variant: VariantKind, spec: &StartSpec) -> Result<Position, StartError> {
-        match &variant.variant().def.setup {
+        Position::start_in(variant.variant(), spec)
+    }
+
+    /// The start position `spec` of the loaded `variant`; with
+    /// [`StartSpec::Default`], the file's `startFen` (for a numbered setup,
+    /// the start of its number: 518 and [`AMRC_DEFAULT`] for the
+    /// built-ins).
+    ///
+    /// # Errors
+    /// [`StartError`] if the variant has no such start, or its FEN does
+    /// not parse (never for a variant that [`Variant::load`] accepted).
+    pub fn start_in(variant: &'static Variant, spec: &StartSpec) -> Result<Position, StartError> {
+        match &variant.def.setup {
             Setup::Fixed(fen) => match spec {
-                StartSpec::Default => Ok(Position::from_fen(variant, fen)?),
-                _ => Err(StartError::SingleStart(variant)),
+                StartSpec::Default => Ok(Position::from_fen_in(variant, fen)?),
+                _ => Err(StartError::SingleStart(variant.name().to_owned())),
             },
-            Setup::Chess960 => {
+            Setup::Chess960 { default } => {
                 let rank = match spec {
-                    StartSpec::Default => chess960_rank1(CHESS960_ORTHODOX),
+                    StartSpec::Default => chess960_rank1(*default),
                     StartSpec::Number(n) => chess960_rank1(*n),
                     StartSpec::Rank1(text) => chess960_number(text).and_then(chess960_rank1),
                 };
@@ -186,11 +198,11 @@ impl Position {
                     "{}/pppppppp/8/8/8/8/PPPPPPPP/{rank} w KQkq - 0 1",
                     rank.to_ascii_lowercase()
                 );
-                Ok(Position::from_fen(variant, &fen)?)
+                Ok(Position::from_fen_in(variant, &fen)?)
             }
-            Setup::ModernRandom => {
+            Setup::ModernRandom { default } => {
                 let rank = match spec {
-                    StartSpec::Default => amrc_rank1(AMRC_DEFAULT),
+                    StartSpec::Default => amrc_rank1(*default),
                     StartSpec::Number(n) => amrc_rank1(*n),
                     StartSpec::Rank1(text) => amrc_number(text).and_then(amrc_rank1),
                 };
@@ -199,7 +211,7 @@ impl Position {
                 let fen = format!(
                     "{black}/ppppppppp/9/9/9/9/9/PPPPPPPPP/{rank}[MMmm] w ABCDEFGHIabcdefghi - 0 1"
                 );
-                Ok(Position::from_fen(variant, &fen)?)
+                Ok(Position::from_fen_in(variant, &fen)?)
             }
         }
     }
@@ -208,23 +220,24 @@ impl Position {
     pub fn start_number(variant: VariantKind, rank1: &str) -> Option<u32> {
         match &variant.variant().def.setup {
             Setup::Fixed(_) => None,
-            Setup::Chess960 => chess960_number(rank1),
-            Setup::ModernRandom => amrc_number(rank1),
+            Setup::Chess960 { .. } => chess960_number(rank1),
+            Setup::ModernRandom { .. } => amrc_number(rank1),
         }
     }
 }
 
-fn start_error(variant: VariantKind, spec: &StartSpec, count: u32) -> StartError {
+fn start_error(variant: &Variant, spec: &StartSpec, count: u32) -> StartError {
+    let name = variant.name().to_owned();
     match spec {
         StartSpec::Number(number) => StartError::OutOfRange {
-            variant,
+            variant: name,
             number: *number,
             count,
         },
         StartSpec::Rank1(text) => StartError::BadRank1 {
-            variant,
+            variant: name,
             text: text.clone(),
-            why: if variant == VariantKind::AjaxModernRandom {
+            why: if matches!(variant.def.setup, Setup::ModernRandom { .. }) {
                 "it must hold K, Q, A, two R, two B and two N (upper case, a to i) with the king between the rooks"
             } else {
                 "it must be one of the 960 arrays (upper case, a to h)"

@@ -109,7 +109,7 @@ impl VariantKind {
             .iter()
             .find(|s| s.name == self.name())
             .ok_or_else(|| format!("no section [{}]", self.name()))?;
-        Variant::load(spec, self).map_err(|e| e.to_string())
+        Variant::load_as(spec, Some(self)).map_err(|e| e.to_string())
     }
 }
 
@@ -258,16 +258,40 @@ pub enum Setup {
     /// One start position, given as FEN.
     Fixed(String),
     /// Chess960 numbering 0..960 (518 = the orthodox array).
-    Chess960,
+    Chess960 {
+        /// The number of the default start (the file's `startFen`).
+        default: u32,
+    },
     /// AMRC numbering 0..15120 (docs/rules.md §3).
-    ModernRandom,
+    ModernRandom {
+        /// The number of the default start (the file's `startFen`).
+        default: u32,
+    },
+}
+
+/// A piece value a variants file gives (`pieceValueMg`/`pieceValueEg`),
+/// in Fairy-Stockfish's units (a pawn is 126 in the middlegame and 208 in
+/// the endgame): kept for an engine, never read by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileValue {
+    /// The kind valued.
+    pub kind: PieceKind,
+    /// Middlegame value, if given.
+    pub mg: Option<i32>,
+    /// Endgame value, if given.
+    pub eg: Option<i32>,
 }
 
 /// The definition a [`Variant`] is built from.
 #[derive(Clone, Debug)]
 pub struct VariantDef {
-    /// Which variant.
-    pub kind: VariantKind,
+    /// The variant's name: its section in the file it was loaded from.
+    pub name: String,
+    /// Which built-in variant this is: `Some` only for the four loaded from
+    /// the compiled-in `configs/variants/ajaxlab.ini`, whose rules beyond
+    /// the file (chess's insufficient material, the engine's tuned values)
+    /// are chosen by kind; `None` for a variant from a user's file.
+    pub builtin: Option<VariantKind>,
     /// Number of files.
     pub width: u8,
     /// Number of ranks.
@@ -285,6 +309,8 @@ pub struct VariantDef {
     pub castling: CastlingRule,
     /// Start positions.
     pub setup: Setup,
+    /// Piece values the file gives, if any.
+    pub values: Vec<FileValue>,
 }
 
 /// A variant ready to play: its definition plus the tables the move
@@ -297,9 +323,16 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// Which variant this is.
-    pub fn kind(&self) -> VariantKind {
-        self.def.kind
+    /// The variant's name (its section in the file it was loaded from;
+    /// [`VariantKind::name`] for a built-in).
+    pub fn name(&self) -> &str {
+        &self.def.name
+    }
+
+    /// Which built-in variant this is, or `None` for a variant loaded from
+    /// a user's file.
+    pub fn builtin(&self) -> Option<VariantKind> {
+        self.def.builtin
     }
 
     /// Number of files.

@@ -34,7 +34,7 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
     prop_assert_eq!(pos.validate_internals(), Ok(()));
     prop_assert_eq!(pos.hash(), pos.hash_from_scratch());
     let fen = pos.fen();
-    let reparsed = Position::from_fen(pos.variant().kind(), &fen);
+    let reparsed = Position::from_fen_in(pos.variant(), &fen);
     prop_assert_eq!(reparsed.as_ref(), Ok(pos), "FEN round trip of {}", fen);
     let moves = pos.legal_moves();
     prop_assert_eq!(pos.count_legal_moves(), moves.len() as u64);
@@ -144,8 +144,8 @@ proptest! {
             fen[i] = replacement.chars().next().unwrap_or(' ');
         }
         let text: String = fen.into_iter().collect();
-        if let Ok(p) = Position::from_fen(pos.variant().kind(), &text) {
-            prop_assert_eq!(Position::from_fen(pos.variant().kind(), &p.fen()), Ok(p));
+        if let Ok(p) = Position::from_fen_in(pos.variant(), &text) {
+            prop_assert_eq!(Position::from_fen_in(pos.variant(), &p.fen()), Ok(p));
             let _ = p.legal_moves();
         }
     }

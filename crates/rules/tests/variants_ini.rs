@@ -111,8 +111,8 @@ fn assert_matches_builtin(spec: &VariantSpec, variant: VariantKind) {
     );
     match (&spec.setup, &def.setup) {
         (SetupSpec::Fixed(f), Setup::Fixed(g)) => assert_eq!(f, g, "{name}: start"),
-        (SetupSpec::Chess960(_), Setup::Chess960)
-        | (SetupSpec::ModernRandom(_), Setup::ModernRandom) => {}
+        (SetupSpec::Chess960(_), Setup::Chess960 { .. })
+        | (SetupSpec::ModernRandom(_), Setup::ModernRandom { .. }) => {}
         (s, d) => panic!("{name}: setup {s:?} against built-in {d:?}"),
     }
     let start = Position::start(variant, &StartSpec::Default).unwrap();

@@ -9,7 +9,7 @@
 )]
 
 use ajaxlab_rules::ini::{CastlingSpec, HandSpec, SetupSpec, VariantSpec, parse_variants};
-use ajaxlab_rules::variant::BUILTIN_VARIANTS;
+use ajaxlab_rules::variant::{BUILTIN_VARIANTS, VariantDef};
 use ajaxlab_rules::{
     FenError, PieceKind, PieceTableError, Position, StartSpec, Variant, VariantError, VariantKind,
     VariantProblem,
@@ -57,11 +57,19 @@ fn every_built_in_variant_loads_from_its_file() {
     assert_eq!(specs.len(), VariantKind::ALL.len());
     for kind in VariantKind::ALL {
         let spec = section(&specs, kind.name());
-        let loaded = Variant::load(&spec, kind).unwrap_or_else(|e| panic!("{e}"));
+        let loaded = Variant::load(&spec).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(table(loaded), table(kind.variant()), "{kind}");
+        // Loaded as a file's variant, the same section is the built-in in
+        // all but the built-in kind.
+        assert_eq!((loaded.name(), loaded.builtin()), (kind.name(), None));
+        assert_eq!(kind.variant().builtin(), Some(kind));
+        let as_file = VariantDef {
+            builtin: None,
+            ..kind.variant().def.clone()
+        };
         assert_eq!(
             format!("{:?}", loaded.def),
-            format!("{:?}", kind.variant().def),
+            format!("{as_file:?}"),
             "{kind}"
         );
     }
@@ -112,7 +120,7 @@ fn pieces_that_are_not_built_in_take_the_free_indices() {
     let text = include_str!("../../../tests/fsf/model-variants.ini");
     let specs = specs("model-variants.ini", text);
     let capablanca = section(&specs, "capablanca-ini");
-    let v = Variant::load(&capablanca, VariantKind::Chess).unwrap();
+    let v = Variant::load(&capablanca).unwrap();
     // The archbishop (BN) is not the Prime Minister (BNmW): the first free
     // index, its key's name and its letter in SAN.
     assert_eq!(
@@ -123,7 +131,7 @@ fn pieces_that_are_not_built_in_take_the_free_indices() {
             row(7, 'C', "C", "chancellor")
         ]
     );
-    let lame = Variant::load(&section(&specs, "lamehorse"), VariantKind::Chess).unwrap();
+    let lame = Variant::load(&section(&specs, "lamehorse")).unwrap();
     let names: Vec<(char, String)> = table(lame).into_iter().map(|r| (r.1, r.3)).collect();
     assert!(names.contains(&('H', "piece H".to_owned())), "{names:?}");
     assert!(names.contains(&('E', "piece E".to_owned())), "{names:?}");
@@ -133,8 +141,8 @@ fn pieces_that_are_not_built_in_take_the_free_indices() {
 fn every_section_of_the_model_file_loads_and_plays() {
     let text = include_str!("../../../tests/fsf/model-variants.ini");
     for spec in specs("model-variants.ini", text) {
-        // The kind only labels the variant here; no built-in is involved.
-        let v = Variant::load(&spec, VariantKind::Chess).unwrap_or_else(|e| panic!("{e}"));
+        let v = Variant::load(&spec).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((v.name(), v.builtin()), (spec.name.as_str(), None));
         assert_eq!((v.width(), v.height()), (spec.files, spec.ranks));
         assert!(
             v.piece_table().kinds().count() <= ajaxlab_rules::MAX_KINDS,
@@ -167,7 +175,7 @@ fn a_variant_reports_every_violation_at_once() {
     if let CastlingSpec::Castles { rook, .. } = &mut spec.castling {
         *rook = 'Z';
     }
-    let err = Variant::load(&spec, VariantKind::Chess).unwrap_err();
+    let err = Variant::load(&spec).unwrap_err();
     assert_eq!(
         err,
         VariantError {
@@ -202,7 +210,7 @@ fn a_letter_twice_and_a_variant_without_castling_are_refused() {
     let letter = second_n.letter;
     spec.pieces.push(second_n);
     spec.castling = CastlingSpec::None;
-    let err = Variant::load(&spec, VariantKind::Chess).unwrap_err();
+    let err = Variant::load(&spec).unwrap_err();
     assert_eq!(
         err.problems,
         [
@@ -218,7 +226,7 @@ fn a_start_fen_the_variant_refuses_is_named() {
     let mut spec = chess();
     let fen = "4k3/8/8/8/8/8/8/4R2K w - - 0 1";
     spec.setup = SetupSpec::Fixed(fen.to_owned());
-    let err = Variant::load(&spec, VariantKind::Chess).unwrap_err();
+    let err = Variant::load(&spec).unwrap_err();
     assert_eq!(err.variant, "chess");
     assert!(
         matches!(
@@ -227,4 +235,42 @@ fn a_start_fen_the_variant_refuses_is_named() {
         ),
         "{err}"
     );
+}
+
+#[test]
+fn a_numbered_setup_needs_a_numbered_start_fen() {
+    let mut spec = chess();
+    // Both bishops on dark squares: none of the 960 starts.
+    let fen = "brbqknrn/pppppppp/8/8/8/8/PPPPPPPP/BRBQKNRN w - - 0 1";
+    spec.setup = SetupSpec::Chess960(fen.to_owned());
+    let err = Variant::load(&spec).unwrap_err();
+    assert_eq!(
+        err.problems,
+        [VariantProblem::NotANumberedStart(fen.to_owned())]
+    );
+}
+
+#[test]
+fn the_file_piece_values_are_kept_by_kind_and_a_stray_letter_is_refused() {
+    use ajaxlab_rules::ini::PieceValue;
+    use ajaxlab_rules::variant::FileValue;
+    let mut spec = chess();
+    spec.name = "valued".to_owned();
+    spec.values = vec![PieceValue {
+        letter: 'N',
+        mg: Some(800),
+        eg: None,
+    }];
+    let v = Variant::load(&spec).unwrap();
+    assert_eq!(
+        v.def.values,
+        [FileValue {
+            kind: PieceKind::KNIGHT,
+            mg: Some(800),
+            eg: None
+        }]
+    );
+    spec.values[0].letter = 'Z';
+    let err = Variant::load(&spec).unwrap_err();
+    assert_eq!(err.problems, [VariantProblem::ValueNotAPiece('Z')]);
 }

@@ -3,7 +3,7 @@
 
 use super::out::outln;
 use super::position_args::PositionArgs;
-use ajaxlab_rules::{PerftSuite, Position, VariantKind, divide, perft};
+use ajaxlab_rules::{PerftSuite, Position, Variant, VariantKind, divide, perft};
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,7 +32,7 @@ pub(crate) fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.suite {
         return run_suite(
             path,
-            args.position.variant,
+            args.position.variant_flag()?,
             args.max_nodes.unwrap_or(u64::MAX),
         );
     }
@@ -55,25 +55,30 @@ pub(crate) fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
 /// The variant of a suite: `--variant`, else a `variant` line, else the file name.
 fn suite_variant(
     path: &Path,
-    flag: Option<VariantKind>,
+    flag: Option<&'static Variant>,
     suite: &PerftSuite,
-) -> anyhow::Result<VariantKind> {
-    if let Some(v) = flag.or(suite.variant) {
+) -> anyhow::Result<&'static Variant> {
+    if let Some(v) = flag.or(suite.variant.map(VariantKind::variant)) {
         return Ok(v);
     }
     let stem = path
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or_default();
-    VariantKind::from_name(stem).with_context(|| {
+    let kind = VariantKind::from_name(stem).with_context(|| {
         format!(
             "{}: name the variant with --variant or a 'variant NAME' line",
             path.display()
         )
-    })
+    })?;
+    Ok(kind.variant())
 }
 
-fn run_suite(path: &Path, flag: Option<VariantKind>, max_nodes: u64) -> anyhow::Result<ExitCode> {
+fn run_suite(
+    path: &Path,
+    flag: Option<&'static Variant>,
+    max_nodes: u64,
+) -> anyhow::Result<ExitCode> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let suite = PerftSuite::parse(&text).with_context(|| path.display().to_string())?;
@@ -81,8 +86,8 @@ fn run_suite(path: &Path, flag: Option<VariantKind>, max_nodes: u64) -> anyhow::
     let mut failures = 0;
     let mut checked = 0;
     for case in &suite.cases {
-        let pos =
-            Position::from_fen(variant, &case.fen).with_context(|| format!("case {}", case.id))?;
+        let pos = Position::from_fen_in(variant, &case.fen)
+            .with_context(|| format!("case {}", case.id))?;
         for &(depth, expected) in &case.expected {
             if expected > max_nodes {
                 outln!(

@@ -1,15 +1,21 @@
-//! The `--variant`, `--start` and `--fen` arguments shared by commands that
-//! take a position.
+//! The `--variant`, `--variants`, `--start` and `--fen` arguments shared by
+//! commands that take a position.
 
-use ajaxlab_rules::{Position, StartSpec, VariantKind};
-use anyhow::Context;
+use ajaxlab_rules::{Position, StartSpec, Variant, VariantKind, VariantSet};
+use anyhow::{Context, anyhow};
+use std::path::PathBuf;
 
 /// Which position to set up.
 #[derive(Debug, clap::Args)]
 pub(crate) struct PositionArgs {
-    /// Variant: ajax-falcon (afc), ajax-modern-random (amrc), chess, chess960.
-    #[arg(long, value_parser = parse_variant)]
-    pub(crate) variant: Option<VariantKind>,
+    /// Variant: ajax-falcon (afc), ajax-modern-random (amrc), chess, chess960,
+    /// or with --variants a section of that file.
+    #[arg(long)]
+    pub(crate) variant: Option<String>,
+    /// A variants file in Fairy-Stockfish's variants.ini format, loaded
+    /// beside the built-in variants: --variant may name its sections.
+    #[arg(long, value_name = "FILE", requires = "variant")]
+    pub(crate) variants: Option<PathBuf>,
     /// Start position: a number (Chess960 0..960, AMRC 0..15120) or White's
     /// first rank (RNBQKBNR, RNBKQABNR).
     #[arg(long, conflicts_with = "fen")]
@@ -25,9 +31,31 @@ pub(crate) fn parse_variant(name: &str) -> Result<VariantKind, String> {
 }
 
 impl PositionArgs {
+    /// The variant `--variant` names, if given: a built-in, or a section
+    /// of the `--variants` file (loaded whole, every error reported).
+    pub(crate) fn variant_flag(&self) -> anyhow::Result<Option<&'static Variant>> {
+        let Some(name) = &self.variant else {
+            return Ok(None);
+        };
+        let Some(path) = &self.variants else {
+            return Ok(Some(VariantKind::from_name(name)?.variant()));
+        };
+        let set = VariantSet::with_file(path)?;
+        let variant = set.get(name).ok_or_else(|| {
+            let sections: Vec<&str> = set.file_names().collect();
+            anyhow!(
+                "{}; {} has the variants {}",
+                ajaxlab_rules::UnknownVariant(name.clone()),
+                path.display(),
+                sections.join(", ")
+            )
+        })?;
+        Ok(Some(variant))
+    }
+
     /// The variant, which must be given.
-    pub(crate) fn variant(&self) -> anyhow::Result<VariantKind> {
-        self.variant
+    pub(crate) fn variant(&self) -> anyhow::Result<&'static Variant> {
+        self.variant_flag()?
             .context("--variant is required (ajax-falcon, ajax-modern-random, chess, chess960)")
     }
 
@@ -35,7 +63,7 @@ impl PositionArgs {
     pub(crate) fn position(&self) -> anyhow::Result<Position> {
         let variant = self.variant()?;
         if let Some(fen) = &self.fen {
-            return Position::from_fen(variant, fen).with_context(|| format!("--fen '{fen}'"));
+            return Position::from_fen_in(variant, fen).with_context(|| format!("--fen '{fen}'"));
         }
         let spec = match &self.start {
             None => StartSpec::Default,
@@ -44,7 +72,7 @@ impl PositionArgs {
                 Err(_) => StartSpec::Rank1(s.clone()),
             },
         };
-        Position::start(variant, &spec)
+        Position::start_in(variant, &spec)
             .with_context(|| format!("--start {}", self.start.as_deref().unwrap_or("")))
     }
 }

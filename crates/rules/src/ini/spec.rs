@@ -11,6 +11,9 @@ use crate::variant::Component;
 pub struct VariantSpec {
     /// The section's name.
     pub name: String,
+    /// The line of the section's header, for errors found after reading
+    /// (a section that does not load, or takes a built-in's name).
+    pub line: usize,
     /// Number of files (`maxFile`).
     pub files: u8,
     /// Number of ranks (`maxRank`).

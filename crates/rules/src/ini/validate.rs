@@ -138,6 +138,7 @@ pub(super) fn lower(name: &str, header: usize, draft: &Draft) -> Result<VariantS
     match (c.found.is_empty(), king) {
         (true, Some(king)) => Ok(VariantSpec {
             name: name.to_owned(),
+            line: header,
             files,
             ranks,
             pawn,
