@@ -250,6 +250,12 @@ define_params! {
     chess_hanging_eg: "chess.eval.hanging.eg" = 15, [0, 200], c_end 3.0, r_end 0.002, "Chess and Chess960: per enemy piece we attack that nothing defends, endgame.";
     chess_drawish_scale: "chess.eval.drawish.scale" = 16, [1, 64], c_end 2.0, r_end 0.002, "Chess and Chess960: endgame score of a side without pawns and at most a minor piece ahead, in 64ths.";
     chess_tempo: "chess.eval.tempo" = 12, [0, 50], c_end 2.0, r_end 0.002, "Chess and Chess960: bonus for the side to move.";
+    // ---- time ----
+    time_stability_base: "time.stability.base" = 100, [50, 300], c_end 10.0, r_end 0.002, "On a clock, the soft time limit in percent when the best move changed in the last iteration.";
+    time_stability_step: "time.stability.step" = 8, [0, 50], c_end 2.0, r_end 0.002, "On a clock, the soft time limit falls by this many percent per iteration the best move has stayed the same.";
+    time_stability_min: "time.stability.min" = 60, [20, 150], c_end 5.0, r_end 0.002, "On a clock, the smallest soft time limit the stability of the best move gives, percent.";
+    time_nodes_base: "time.nodes.base" = 150, [100, 300], c_end 10.0, r_end 0.002, "On a clock, the soft time limit scales with this minus the share of nodes spent on the best move (both percent).";
+    time_nodes_scale: "time.nodes.scale" = 100, [50, 300], c_end 10.0, r_end 0.002, "On a clock, the percent by which that difference is multiplied.";
     // ---- search ----
     aspiration: "search.aspiration" = 25, [5, 200], c_end 4.0, r_end 0.002, "Half-width of the aspiration window.";
     aspiration_depth: "search.aspiration.depth" = 5, [1, 20], c_end 0.5, r_end 0.002, "First iteration searched with an aspiration window.";

@@ -146,6 +146,16 @@ pub(crate) struct Searcher<'a> {
     stack: Vec<PlyState>,
     pv: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// Nodes spent below each root move over the whole search, for time
+    /// management: a best move that takes most of the effort is settled.
+    root_effort: Vec<RootEffort>,
+}
+
+/// The nodes searched below one root move.
+#[derive(Clone, Copy, Debug)]
+struct RootEffort {
+    root_move: Move,
+    nodes: u64,
 }
 
 impl<'a> Searcher<'a> {
@@ -184,6 +194,7 @@ impl<'a> Searcher<'a> {
             stack: vec![PlyState::default(); MAX_PLY + 4],
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            root_effort: Vec::new(),
         }
     }
 
@@ -217,6 +228,7 @@ impl<'a> Searcher<'a> {
             .depth
             .map_or(MAX_PLY as u32 - 2, |d| d.clamp(1, MAX_PLY as u32 - 2));
         let mut previous = 0;
+        let mut stable_iterations = 0u32;
         for depth in 1..=max_depth {
             self.seldepth = 0;
             self.root_depth = depth as i32;
@@ -234,7 +246,13 @@ impl<'a> Searcher<'a> {
                 .flatten()
                 .copied()
                 .collect();
-            result.best = pv.first().copied().or(result.best);
+            let best = pv.first().copied().or(result.best);
+            if depth > 1 && best == result.best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            result.best = best;
             result.info = SearchInfo {
                 depth,
                 seldepth: self.seldepth as u32,
@@ -244,7 +262,8 @@ impl<'a> Searcher<'a> {
                 pv,
             };
             listener(&result.info);
-            if self.stopped || self.deadline.soft_expired(self.started) {
+            let soft_percent = self.soft_time_percent(result.best, stable_iterations);
+            if self.stopped || self.deadline.soft_expired(self.started, soft_percent) {
                 break;
             }
             if score.abs() >= MATE_BOUND
@@ -262,6 +281,39 @@ impl<'a> Searcher<'a> {
         result.info.nodes = self.nodes;
         result.info.time = self.started.elapsed();
         result
+    }
+
+    /// How much of the soft time limit to allow, in percent: with the
+    /// defaults, all of it while the best move keeps changing, less for each
+    /// iteration it has stayed the same and the larger its share of the
+    /// nodes; more (never past the hard limit) only when it took under half
+    /// of them. The time saved on settled moves is there for later ones.
+    fn soft_time_percent(&self, best: Option<Move>, stable_iterations: u32) -> u32 {
+        let p = self.params;
+        let stability = (p.time_stability_base
+            - p.time_stability_step * stable_iterations.min(20) as i32)
+            .max(p.time_stability_min);
+        let total: u64 = self.root_effort.iter().map(|e| e.nodes).sum();
+        let on_best = self
+            .root_effort
+            .iter()
+            .find(|e| Some(e.root_move) == best)
+            .map_or(0, |e| e.nodes);
+        let share = (on_best * 100).checked_div(total).map_or(100, |s| s as i32);
+        let effort = (p.time_nodes_base - share) * p.time_nodes_scale / 100;
+        (stability * effort / 100).max(1) as u32
+    }
+
+    /// Counts `nodes` spent below the root move `root_move`.
+    fn add_root_effort(&mut self, root_move: Move, nodes: u64) {
+        match self
+            .root_effort
+            .iter_mut()
+            .find(|e| e.root_move == root_move)
+        {
+            Some(e) => e.nodes += nodes,
+            None => self.root_effort.push(RootEffort { root_move, nodes }),
+        }
     }
 
     fn aspiration(&mut self, root: &Position, depth: i32, previous: i32) -> i32 {
@@ -576,6 +628,7 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].played = Some(played);
+            let nodes_before = self.nodes;
             let score = if searched == 0 {
                 let first = Node::child(!pv_node && !node.cut);
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, first)
@@ -611,6 +664,9 @@ impl<'a> Searcher<'a> {
                 }
                 s
             };
+            if root {
+                self.add_root_effort(m, self.nodes - nodes_before);
+            }
             if self.stopped {
                 self.history.pop();
                 return 0;
