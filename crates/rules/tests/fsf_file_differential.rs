@@ -21,21 +21,11 @@
 )]
 
 mod common;
+mod model;
 
 use ajaxlab_rules::{Position, StartSpec, VariantSet};
 use common::{Job, Playouts, repo_root};
-
-/// The sections of the model file, and what each must exercise.
-const VARIANTS: [&str; 8] = [
-    "capablanca-ini",
-    "gothic-ini",
-    "embassy-ini",
-    "janus-ini",
-    "modern-ini",
-    "chancellor-ini",
-    "lamehorse",
-    "dropwazir",
-];
+use model::MODEL_SECTIONS;
 
 /// Games per variant and plies per game: each pyffish call costs about
 /// 4 ms, two per position, so this keeps the test near half a minute.
@@ -47,7 +37,7 @@ fn variants_loaded_from_a_file_play_as_fairy_stockfish_plays_the_file() {
     let file = repo_root().join("tests/fsf/model-variants.ini");
     let set = VariantSet::with_file(&file).unwrap_or_else(|e| panic!("{e}"));
     let mut jobs = Vec::new();
-    for (v, name) in VARIANTS.iter().enumerate() {
+    for (v, name) in MODEL_SECTIONS.iter().enumerate() {
         let variant = set.get(name).unwrap_or_else(|| panic!("no variant {name}"));
         assert_eq!(variant.builtin(), None, "{name}");
         let fen = Position::start_in(variant, &StartSpec::Default)
@@ -69,7 +59,7 @@ fn variants_loaded_from_a_file_play_as_fairy_stockfish_plays_the_file() {
         san: false,
     };
     let compared = playouts.compare(&jobs);
-    for name in VARIANTS {
+    for name in MODEL_SECTIONS {
         let n = compared.positions.get(name).copied().unwrap_or(0);
         assert!(n >= 400, "only {n} positions of {name} were compared");
     }

@@ -12,6 +12,9 @@ use ajaxlab_rules::{
 };
 use std::path::Path;
 
+mod model;
+use model::MODEL_SECTIONS;
+
 const MODEL_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../tests/fsf/model-variants.ini"
@@ -25,19 +28,7 @@ fn model() -> VariantSet {
 fn a_file_variant_is_found_by_its_section_name_and_is_no_built_in() {
     let set = model();
     let names: Vec<&str> = set.file_names().collect();
-    assert_eq!(
-        names,
-        [
-            "capablanca-ini",
-            "gothic-ini",
-            "embassy-ini",
-            "janus-ini",
-            "modern-ini",
-            "chancellor-ini",
-            "lamehorse",
-            "dropwazir"
-        ]
-    );
+    assert_eq!(names, MODEL_SECTIONS);
     let capablanca = set.get("capablanca-ini").unwrap();
     assert_eq!(capablanca.name(), "capablanca-ini");
     assert_eq!(capablanca.builtin(), None);

@@ -1,0 +1,15 @@
+//! What the tests know of `tests/fsf/model-variants.ini`: Fairy-Stockfish's
+//! coded variants written as sections, and two invented ones.
+
+/// The file's sections, in their order: six of Fairy-Stockfish's variants,
+/// a lame leaper (`lamehorse`) and drops (`dropwazir`).
+pub(crate) const MODEL_SECTIONS: [&str; 8] = [
+    "capablanca-ini",
+    "gothic-ini",
+    "embassy-ini",
+    "janus-ini",
+    "modern-ini",
+    "chancellor-ini",
+    "lamehorse",
+    "dropwazir",
+];
