@@ -199,7 +199,7 @@ fn the_data_generation_campaigns_parse() {
         let specs = ajaxlab_cluster::campaign::parse_campaign(&text)
             .unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(specs.len(), 1, "{file}");
-        assert_eq!(specs[0].config.variant, variant, "{file}");
+        assert_eq!(specs[0].config.variant, variant.variant(), "{file}");
     }
 }
 

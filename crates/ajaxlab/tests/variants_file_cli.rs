@@ -105,3 +105,86 @@ fn an_unknown_section_or_a_bad_file_is_named() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains(":3: bogus"), "{err}");
 }
+
+/// A fresh directory below the temporary one, unique to this test.
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ajaxlab-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A match of a section of a user's file: the builtin engine against
+/// `ajaxlab uci`, which receives the file as `VariantPath` from the arena
+/// (it knows no `lamehorse` otherwise); the games are recorded under the
+/// section's name, and read back, PGN and report, through the definition
+/// the games file carries.
+#[test]
+fn a_match_plays_a_section_of_a_variants_file() {
+    let out = scratch("file-variant-match");
+    let uci = format!("uci:{BIN},arg=uci");
+    let o = ajaxlab(&[
+        "match",
+        "--variants",
+        MODEL,
+        "--variant",
+        "lamehorse",
+        "--games",
+        "2",
+        "--tc",
+        "nodes=400",
+        "--player",
+        "builtin",
+        "--player",
+        &uci,
+        "--concurrency",
+        "1",
+        "--seed",
+        "5",
+        "--pgn",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Variant \"lamehorse\"]").count(), 2, "{pgn}");
+    // Opened from the start of the file's variant, so no FEN tag.
+    assert!(!pgn.contains("[FEN "), "{pgn}");
+    let report = stdout(&["report", out.to_str().unwrap()]);
+    assert!(report.contains("match-lamehorse-5"), "{report}");
+    assert!(report.contains("games 2 (1 pairs"), "{report}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `ajaxlab book` of a file's section: balanced positions of that variant.
+#[test]
+fn a_book_is_made_for_a_section_of_a_variants_file() {
+    let dir = scratch("file-variant-book");
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.epd");
+    stdout(&[
+        "book",
+        "--variants",
+        MODEL,
+        "--variant",
+        "dropwazir",
+        "--plies",
+        "2",
+        "--max-eval",
+        "300",
+        "--count",
+        "3",
+        "--nodes",
+        "300",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&book).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("variant=dropwazir"), "{text}");
+    assert_eq!(lines.len(), 4, "{text}");
+    for epd in &lines[1..] {
+        assert!(epd.contains("[WWww]") || epd.contains("[Www]"), "{epd}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,7 +3,7 @@
 
 use crate::opening::{OpeningSource, Openings, Order};
 use ajaxlab_engine::{Engine, Limits};
-use ajaxlab_rules::VariantKind;
+use ajaxlab_rules::Variant;
 use ajaxlab_stats::{RandomSource, SplitMix64};
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
@@ -11,8 +11,8 @@ use std::sync::atomic::AtomicBool;
 /// How to build a book.
 #[derive(Clone, Debug)]
 pub struct BookConfig {
-    /// Variant.
-    pub variant: VariantKind,
+    /// Variant: a built-in or one of a user's file.
+    pub variant: &'static Variant,
     /// Random plies from the start.
     pub plies: u32,
     /// Keep positions scored within ±this, centipawns.
@@ -37,9 +37,9 @@ pub struct Book {
 /// Generates a book of distinct balanced positions. Gives up after
 /// `50 × count` candidates and returns what it has.
 pub fn generate(config: &BookConfig) -> Book {
-    let source = match config.variant {
-        VariantKind::AjaxModernRandom | VariantKind::Chess960 => OpeningSource::RandomNumber,
-        _ => OpeningSource::Start,
+    let source = match config.variant.start_count() {
+        Some(_) => OpeningSource::RandomNumber,
+        None => OpeningSource::Start,
     };
     let openings = Openings {
         variant: config.variant,

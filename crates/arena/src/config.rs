@@ -9,7 +9,7 @@ use crate::player::{Bench, UciPlayerConfig};
 use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
 use crate::tc::TimeControl;
 use ajaxlab_engine::{DEFAULT_HASH_MB, Features, Params};
-use ajaxlab_rules::VariantKind;
+use ajaxlab_rules::{Variant, VariantSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,8 +19,11 @@ use std::time::Duration;
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MatchFile {
-    /// Variant name.
+    /// Variant name: a built-in, or a section of `variants`.
     pub variant: Option<String>,
+    /// A variants file in Fairy-Stockfish's format, loaded beside the
+    /// built-in variants (a path from the working directory).
+    pub variants: Option<PathBuf>,
     /// Games to play (played as games/2 pairs).
     pub games: Option<u64>,
     /// Games played at once.
@@ -110,6 +113,8 @@ pub struct PlayerFile {
 pub struct Overrides {
     /// `--variant`
     pub variant: Option<String>,
+    /// `--variants`
+    pub variants: Option<PathBuf>,
     /// `--games`
     pub games: Option<u64>,
     /// `--concurrency`
@@ -151,8 +156,9 @@ pub struct PlayerConfig {
 /// A validated match.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// Variant.
-    pub variant: VariantKind,
+    /// Variant: a built-in, or a section of a user's file (whose text the
+    /// variant keeps, and the games file records).
+    pub variant: &'static Variant,
     /// Pairs to play.
     pub pairs: u64,
     /// Games at once.
@@ -300,7 +306,7 @@ fn option_text(v: &toml::Value) -> String {
 fn player(
     index: usize,
     file: &PlayerFile,
-    variant: VariantKind,
+    variant: &'static Variant,
     default_tc: &Option<String>,
     tc_override: &Option<String>,
 ) -> Result<PlayerConfig, ConfigError> {
@@ -500,12 +506,29 @@ impl MatchConfig {
         o: Overrides,
         count: std::ops::RangeInclusive<usize>,
     ) -> Result<(MatchConfig, Vec<PlayerConfig>), ConfigError> {
+        let variant_key = if o.variant.is_some() {
+            "--variant"
+        } else {
+            "variant"
+        };
         let variant_text = o
             .variant
             .or(file.variant)
             .unwrap_or_else(|| "ajax-falcon".to_owned());
-        let variant =
-            VariantKind::from_name(&variant_text).map_err(|e| err("variant", e.to_string()))?;
+        let variants = match (&o.variants, &file.variants) {
+            (Some(path), _) => Some(("--variants", path)),
+            (None, Some(path)) => Some(("variants", path)),
+            (None, None) => None,
+        };
+        let set = match variants {
+            Some((key, path)) => {
+                VariantSet::with_file(path).map_err(|e| err(key, e.to_string()))?
+            }
+            None => VariantSet::builtin(),
+        };
+        let variant = set
+            .find(&variant_text)
+            .map_err(|e| err(variant_key, e.to_string()))?;
         let games = o.games.or(file.games).unwrap_or(100);
         // The top of the range first: the even-number hint below is for
         // small and odd counts, and must never suggest one out of range.
@@ -575,10 +598,7 @@ impl MatchConfig {
         let players = [field[0].clone(), field[1].clone()];
         let seed = o.seed.or(file.seed).unwrap_or(1);
         let spec = o.openings.or(file.openings).unwrap_or_else(|| {
-            if matches!(
-                variant,
-                VariantKind::AjaxModernRandom | VariantKind::Chess960
-            ) {
+            if variant.start_count().is_some() {
                 "random".into()
             } else {
                 "start".into()
@@ -812,7 +832,10 @@ mod tests {
         };
         let c = build("games = 100\ntc = \"nodes=100\"\nvariant = \"chess\"", o).unwrap();
         assert_eq!(c.pairs, 5);
-        assert_eq!(c.variant, VariantKind::AjaxModernRandom);
+        assert_eq!(
+            c.variant,
+            ajaxlab_rules::VariantKind::AjaxModernRandom.variant()
+        );
         assert!(c.players.iter().all(|p| p.tc == TimeControl::Depth(3)));
     }
 

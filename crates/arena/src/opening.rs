@@ -4,9 +4,7 @@
 
 use crate::imbalance::{Imbalance, ImbalanceError};
 use crate::pgn_book::read_pgn_book;
-use ajaxlab_rules::{
-    AMRC_START_COUNT, CHESS960_START_COUNT, Color, FenError, Move, Position, StartSpec, VariantKind,
-};
+use ajaxlab_rules::{Color, FenError, Move, Position, StartSpec, Variant};
 use ajaxlab_stats::{RandomSource, SplitMix64};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -73,11 +71,13 @@ impl OpeningSource {
     ///
     /// # Errors
     /// [`OpeningError::NotNumbered`] or [`OpeningError::OutOfRange`].
-    pub fn checked(self, variant: VariantKind) -> Result<OpeningSource, OpeningError> {
+    pub fn checked(self, variant: &'static Variant) -> Result<OpeningSource, OpeningError> {
         if matches!(self, OpeningSource::Start | OpeningSource::Fens(_)) {
             return Ok(self);
         }
-        let count = start_count(variant).ok_or(OpeningError::NotNumbered(variant))?;
+        let count = variant
+            .start_count()
+            .ok_or(OpeningError::NotNumbered(variant))?;
         let check = |n: u32| {
             if n < count {
                 Ok(())
@@ -149,12 +149,12 @@ pub enum OpeningError {
     Option(String),
     /// Numbered starts asked of a variant that has one start.
     #[error("{0} has a single start position; use start or file:FILE")]
-    NotNumbered(VariantKind),
+    NotNumbered(&'static Variant),
     /// A number or range outside the variant's starts.
     #[error("start {number} is outside {variant}'s 0..{count}")]
     OutOfRange {
         /// Variant.
-        variant: VariantKind,
+        variant: &'static Variant,
         /// Offending number.
         number: u32,
         /// Number of starts.
@@ -251,12 +251,13 @@ impl ListOptions {
 }
 
 /// The random plies a source gets when none are asked for: a book's
-/// positions are played as given; a start gets AFC's and chess's 4 (a
-/// single start needs them to give different games), numbered starts none.
-pub fn default_random_plies(variant: VariantKind, source: &OpeningSource) -> u32 {
+/// positions are played as given; a variant with one start (AFC, chess)
+/// gets 4 (a single start needs them to give different games), numbered
+/// starts none.
+pub fn default_random_plies(variant: &Variant, source: &OpeningSource) -> u32 {
     match source {
         OpeningSource::Fens(_) => 0,
-        _ if matches!(variant, VariantKind::AjaxFalcon | VariantKind::Chess) => 4,
+        _ if variant.start_count().is_none() => 4,
         _ => 0,
     }
 }
@@ -265,7 +266,7 @@ pub fn default_random_plies(variant: VariantKind, source: &OpeningSource) -> u32
 #[derive(Clone, Debug)]
 pub struct Openings {
     /// The variant.
-    pub variant: VariantKind,
+    pub variant: &'static Variant,
     /// Where starts come from.
     pub source: OpeningSource,
     /// The order a list of starts is played in.
@@ -308,14 +309,6 @@ fn below(rng: &mut SplitMix64, n: u32) -> u32 {
     (rng.next_u64() % u64::from(n.max(1))) as u32
 }
 
-fn start_count(variant: VariantKind) -> Option<u32> {
-    match variant {
-        VariantKind::AjaxModernRandom => Some(AMRC_START_COUNT),
-        VariantKind::Chess960 => Some(CHESS960_START_COUNT),
-        _ => None,
-    }
-}
-
 /// What is wrong with a FEN of a book line, without the line's text (the
 /// file may be anything).
 fn fen_problem(e: &FenError) -> String {
@@ -348,7 +341,7 @@ pub(crate) fn already_over(pos: &Position) -> Option<String> {
 /// # Errors
 /// [`OpeningError::File`] for an unreadable file or a line that is not a
 /// position of `variant`, with its line number.
-pub fn read_positions(variant: VariantKind, path: &Path) -> Result<Vec<String>, OpeningError> {
+pub fn read_positions(variant: &'static Variant, path: &Path) -> Result<Vec<String>, OpeningError> {
     let file_err = |message: String| OpeningError::File {
         path: path.display().to_string(),
         message,
@@ -393,7 +386,7 @@ pub fn read_positions(variant: VariantKind, path: &Path) -> Result<Vec<String>, 
                 i + 1
             )));
         };
-        let pos = Position::from_fen(variant, &fen)
+        let pos = Position::from_fen_in(variant, &fen)
             .map_err(|e| file_err(format!("line {}: {}", i + 1, fen_problem(&e))))?;
         if let Some(over) = already_over(&pos) {
             return Err(file_err(format!("line {}: {over}", i + 1)));
@@ -415,7 +408,7 @@ impl Openings {
     /// # Errors
     /// [`OpeningError`] naming what is wrong.
     pub fn parse(
-        variant: VariantKind,
+        variant: &'static Variant,
         spec: &str,
         random_plies: Option<u32>,
     ) -> Result<Openings, OpeningError> {
@@ -527,10 +520,10 @@ impl Openings {
             OpeningSource::Fens(fens) => {
                 return fens
                     .iter()
-                    .filter_map(|f| Position::from_fen(self.variant, f).ok())
+                    .filter_map(|f| Position::from_fen_in(self.variant, f).ok())
                     .collect();
             }
-            OpeningSource::RandomNumber => (0..start_count(self.variant).unwrap_or(1)).collect(),
+            OpeningSource::RandomNumber => (0..self.variant.start_count().unwrap_or(1)).collect(),
             OpeningSource::NumberRange(a, b) => (*a..=*b).collect(),
             OpeningSource::Numbers(list) => list.clone(),
         };
@@ -591,7 +584,7 @@ impl Openings {
         let (start, start_number) = match &self.source {
             OpeningSource::Start => (self.numbered_start(None), None),
             OpeningSource::RandomNumber => {
-                let n = below(&mut rng, start_count(self.variant).unwrap_or(1));
+                let n = below(&mut rng, self.variant.start_count().unwrap_or(1));
                 (self.numbered_start(Some(n)), Some(n))
             }
             OpeningSource::NumberRange(a, b) => {
@@ -604,7 +597,7 @@ impl Openings {
             }
             OpeningSource::Fens(fens) => {
                 let fen = &fens[index(&mut rng, fens.len())];
-                let pos = Position::from_fen(self.variant, fen)
+                let pos = Position::from_fen_in(self.variant, fen)
                     .unwrap_or_else(|_| self.numbered_start(None));
                 (pos, None)
             }
@@ -641,8 +634,8 @@ impl Openings {
 
     fn numbered_start(&self, number: Option<u32>) -> Position {
         let spec = number.map_or(StartSpec::Default, StartSpec::Number);
-        Position::start(self.variant, &spec)
-            .or_else(|_| Position::start(self.variant, &StartSpec::Default))
+        Position::start_in(self.variant, &spec)
+            .or_else(|_| Position::start_in(self.variant, &StartSpec::Default))
             .unwrap_or_else(|e| unreachable!("the default start exists: {e}"))
     }
 }
@@ -650,6 +643,7 @@ impl Openings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ajaxlab_rules::VariantKind;
 
     /// The random plies of `openings.pick(seed, 0)` for seeds `0..n`.
     fn lines(openings: &Openings, n: u64) -> Vec<Vec<Move>> {
@@ -661,7 +655,7 @@ mod tests {
     #[test]
     fn random_plies_are_legal_and_never_end_the_game() {
         for variant in VariantKind::ALL {
-            let openings = Openings::parse(variant, "start", Some(6)).unwrap();
+            let openings = Openings::parse(variant.variant(), "start", Some(6)).unwrap();
             for seed in 0..200 {
                 let opening = openings.pick(seed, 0);
                 let mut pos = opening.start;
@@ -677,7 +671,8 @@ mod tests {
 
     #[test]
     fn a_pick_is_the_same_whatever_the_cache_holds() {
-        let openings = Openings::parse(VariantKind::AjaxFalcon, "start", Some(3)).unwrap();
+        let openings =
+            Openings::parse(VariantKind::AjaxFalcon.variant(), "start", Some(3)).unwrap();
         // This thread's cache fills as it goes; a new thread starts empty.
         let warm = lines(&openings, 300);
         let again = lines(&openings, 300);
@@ -709,20 +704,27 @@ mod tests {
     #[test]
     fn a_book_is_played_as_given_unless_random_plies_are_asked() {
         let path = book_file("as-given", "epd", CHESS_BOOK);
-        let book = Openings::parse(VariantKind::Chess, &format!("file:{path}"), None).unwrap();
+        let book =
+            Openings::parse(VariantKind::Chess.variant(), &format!("file:{path}"), None).unwrap();
         assert_eq!(book.random_plies, 0);
         assert!((0..50).all(|seed| book.pick(seed, 0).random_moves.is_empty()));
         assert_eq!(
             book.to_string(),
             "a book of 3 positions in random order (by seed), played as given"
         );
-        let asked = Openings::parse(VariantKind::Chess, &format!("file:{path}"), Some(2)).unwrap();
+        let asked = Openings::parse(
+            VariantKind::Chess.variant(),
+            &format!("file:{path}"),
+            Some(2),
+        )
+        .unwrap();
         assert_eq!(asked.pick(7, 0).random_moves.len(), 2);
         // start and random keep their defaults.
-        let start = Openings::parse(VariantKind::Chess, "start", None).unwrap();
+        let start = Openings::parse(VariantKind::Chess.variant(), "start", None).unwrap();
         assert_eq!(start.random_plies, 4);
         assert_eq!(start.to_string(), "start + 4 random plies");
-        let random = Openings::parse(VariantKind::AjaxModernRandom, "random", None).unwrap();
+        let random =
+            Openings::parse(VariantKind::AjaxModernRandom.variant(), "random", None).unwrap();
         assert_eq!(random.random_plies, 0);
     }
 
@@ -730,7 +732,7 @@ mod tests {
     fn sequential_order_plays_the_book_from_its_first_line() {
         let path = book_file("sequential", "epd", CHESS_BOOK);
         let spec = format!("file:{path},order=sequential");
-        let book = Openings::parse(VariantKind::Chess, &spec, None).unwrap();
+        let book = Openings::parse(VariantKind::Chess.variant(), &spec, None).unwrap();
         let fens = match &book.source {
             OpeningSource::Fens(fens) => fens.clone(),
             other => panic!("a book expected, not {other}"),
@@ -746,7 +748,7 @@ mod tests {
         assert!(book.to_string().contains("in sequential order"), "{book}");
         // Random order draws by seed, as before.
         let random = Openings::parse(
-            VariantKind::Chess,
+            VariantKind::Chess.variant(),
             &format!("file:{path},order=random"),
             None,
         )
@@ -760,15 +762,23 @@ mod tests {
     #[test]
     fn a_pgn_book_plays_its_first_plies() {
         let path = book_file("pgn", "pgn", "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n");
-        let book =
-            Openings::parse(VariantKind::Chess, &format!("file:{path},plies=2"), None).unwrap();
+        let book = Openings::parse(
+            VariantKind::Chess.variant(),
+            &format!("file:{path},plies=2"),
+            None,
+        )
+        .unwrap();
         assert_eq!(
             book.pick(0, 0).start.fen(),
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         );
         let txt = book_file("pgn-named", "txt", "1. d4 *\n");
-        let named =
-            Openings::parse(VariantKind::Chess, &format!("file:{txt},format=pgn"), None).unwrap();
+        let named = Openings::parse(
+            VariantKind::Chess.variant(),
+            &format!("file:{txt},format=pgn"),
+            None,
+        )
+        .unwrap();
         assert_eq!(named.random_plies, 0);
     }
 
@@ -782,7 +792,7 @@ mod tests {
             (format!("file:{path},depth=3"), "'depth=3'"),
             ("list:x.txt,plies=3".to_owned(), "list: takes order= only"),
         ] {
-            let e = Openings::parse(VariantKind::Chess, &spec, None).unwrap_err();
+            let e = Openings::parse(VariantKind::Chess.variant(), &spec, None).unwrap_err();
             assert!(e.to_string().contains(says), "{spec}: {e}");
         }
     }
@@ -791,13 +801,19 @@ mod tests {
     fn a_bad_line_is_named_by_file_and_line_never_echoed() {
         let secret = "root:x:0:0:root:/root:/bin/bash";
         let list = book_file("bad-list", "txt", &format!("12, 40\n7\n{secret}\n"));
-        let e = Openings::parse(VariantKind::Chess960, &format!("list:{list}"), None).unwrap_err();
+        let e = Openings::parse(
+            VariantKind::Chess960.variant(),
+            &format!("list:{list}"),
+            None,
+        )
+        .unwrap_err();
         assert_eq!(
             e.to_string(),
             format!("file {list}: line 3: not a start number")
         );
         let book = book_file("bad-book", "epd", &format!("{CHESS_BOOK}{secret} w - -\n"));
-        let e = Openings::parse(VariantKind::Chess, &format!("file:{book}"), None).unwrap_err();
+        let e = Openings::parse(VariantKind::Chess.variant(), &format!("file:{book}"), None)
+            .unwrap_err();
         let text = e.to_string();
         assert!(
             text.starts_with(&format!("file {book}: line 4: ")),
@@ -811,7 +827,8 @@ mod tests {
         // Fool's mate: White is checkmated.
         let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq -\n";
         let book = book_file("mated", "epd", &format!("{CHESS_BOOK}{mated}"));
-        let e = Openings::parse(VariantKind::Chess, &format!("file:{book}"), None).unwrap_err();
+        let e = Openings::parse(VariantKind::Chess.variant(), &format!("file:{book}"), None)
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             format!("file {book}: line 4: the game is already over (checkmate): nothing to play")

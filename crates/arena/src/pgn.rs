@@ -3,14 +3,14 @@
 //! `TimeControl` and `Termination`; SAN in Fairy-Stockfish's forms (`F@b1`,
 //! `Nc3/M`), and after each engine move a cutechess-style `{eval/depth time}`.
 
-use ajaxlab_rules::{Position, VariantKind, write_movetext};
+use ajaxlab_rules::{Position, Variant, VariantKind, write_movetext};
 use ajaxlab_store::{GameRecord, MoveRecord};
 
 /// The PGN of one game, or `None` if the record does not replay (which a
 /// record written by the arena always does).
 pub fn game_pgn(record: &GameRecord) -> Option<String> {
     let variant = record.variant;
-    let start = Position::from_fen(variant, &record.start_fen).ok()?;
+    let start = Position::from_fen_in(variant, &record.start_fen).ok()?;
     let mut pos = start;
     let mut moves = Vec::new();
     for uci in record
@@ -22,8 +22,10 @@ pub fn game_pgn(record: &GameRecord) -> Option<String> {
         pos.play_unchecked(m);
         moves.push(m);
     }
-    let standard = matches!(variant, VariantKind::Chess | VariantKind::AjaxFalcon)
-        && Position::start(variant, &ajaxlab_rules::StartSpec::Default).is_ok_and(|s| s == start);
+    // A variant with one start needs no FEN when the game starts there.
+    let standard = variant.start_count().is_none()
+        && Position::start_in(variant, &ajaxlab_rules::StartSpec::Default)
+            .is_ok_and(|s| s == start);
     let mut headers = vec![
         ("Event", format!("ajaxlab {}", record.run_id)),
         ("Site", "ajaxlab".to_owned()),
@@ -43,7 +45,8 @@ pub fn game_pgn(record: &GameRecord) -> Option<String> {
         headers.push(("FEN", record.start_fen.clone()));
         headers.push(("SetUp", "1".to_owned()));
     }
-    if let (VariantKind::AjaxModernRandom, Some(n)) = (variant, record.start_number) {
+    if let (Some(VariantKind::AjaxModernRandom), Some(n)) = (variant.builtin(), record.start_number)
+    {
         headers.push(("AmrcStart", n.to_string()));
     }
     let mut out = String::new();
@@ -69,10 +72,10 @@ pub fn game_pgn(record: &GameRecord) -> Option<String> {
 
 /// The `Variant` tag: `Standard` for chess (as lichess writes it, the one
 /// python-chess reads), else the variant's name.
-fn pgn_variant(variant: VariantKind) -> &'static str {
-    match variant {
-        VariantKind::Chess => "Standard",
-        other => other.name(),
+fn pgn_variant(variant: &Variant) -> &str {
+    match variant.builtin() {
+        Some(VariantKind::Chess) => "Standard",
+        _ => variant.name(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! position, as fastchess's `-openings format=pgn plies=N` plays them.
 
 use crate::opening::OpeningError;
-use ajaxlab_rules::{Position, StartSpec, VariantKind, parse_movetext};
+use ajaxlab_rules::{Position, StartSpec, Variant, VariantKind, parse_movetext};
 use std::path::Path;
 
 /// One game of a PGN file: its tags and movetext, and the line it starts on.
@@ -62,7 +62,7 @@ fn games(text: &str) -> Vec<PgnGame> {
 /// [`OpeningError::File`] for an unreadable file, a game of another variant,
 /// a bad `FEN` tag or movetext that does not replay, with its line number.
 pub fn read_pgn_book(
-    variant: VariantKind,
+    variant: &'static Variant,
     path: &Path,
     plies: Option<u32>,
 ) -> Result<Vec<String>, OpeningError> {
@@ -76,13 +76,15 @@ pub fn read_pgn_book(
         let at = |message: String| file_err(format!("game at line {}: {message}", game.line));
         if let Some(named) = &game.variant
             && let Ok(kind) = VariantKind::from_name(named)
-            && kind != variant
+            && kind.variant() != variant
         {
             return Err(at(format!("variant {kind}, not {variant}")));
         }
         let start = match &game.fen {
-            Some(fen) => Position::from_fen(variant, fen).map_err(|e| at(e.to_string()))?,
-            None => Position::start(variant, &StartSpec::Default).map_err(|e| at(e.to_string()))?,
+            Some(fen) => Position::from_fen_in(variant, fen).map_err(|e| at(e.to_string()))?,
+            None => {
+                Position::start_in(variant, &StartSpec::Default).map_err(|e| at(e.to_string()))?
+            }
         };
         let moves = parse_movetext(&start, &game.movetext).map_err(|e| at(e.to_string()))?;
         let keep = plies.map_or(moves.len(), |p| moves.len().min(p as usize));
@@ -119,7 +121,7 @@ mod tests {
             text.len()
         ));
         std::fs::write(&path, text).unwrap();
-        let fens = read_pgn_book(VariantKind::Chess, &path, plies);
+        let fens = read_pgn_book(VariantKind::Chess.variant(), &path, plies);
         std::fs::remove_file(&path).unwrap();
         fens
     }

@@ -5,7 +5,7 @@
 use crate::opening::Opening;
 use crate::player::{MoveRequest, Player, PlayerError};
 use crate::tc::TimeControl;
-use ajaxlab_rules::{Color, Game, GameResult, PieceKind, Position, VariantKind};
+use ajaxlab_rules::{Color, Game, GameResult, PieceKind, Position, Variant};
 use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -143,10 +143,8 @@ pub struct GameSpec<'a> {
     /// 0 or 1: which game of the pair (1 = colours swapped).
     pub game_in_pair: u64,
     /// The variant the game is recorded as: the match's, whose opening is
-    /// a position of it. A record names a built-in variant
-    /// ([`VariantKind`]); a variant of a user's file cannot be played in a
-    /// match yet, so the type leaves no room for one.
-    pub variant: VariantKind,
+    /// a position of it (a built-in, or one of a user's file).
+    pub variant: &'static Variant,
     /// The opening.
     pub opening: &'a Opening,
     /// The seed that fixed the opening.
@@ -330,6 +328,7 @@ fn failure_termination(error: &PlayerError) -> Termination {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ajaxlab_rules::VariantKind;
 
     /// Feeds `plies` plies of `white`/`black` scores (each side's own view)
     /// from move 50 on; the verdict and the ply it came at.
@@ -401,7 +400,7 @@ mod tests {
             run_id: "periods",
             pair_id: 0,
             game_in_pair: 0,
-            variant: VariantKind::Chess,
+            variant: VariantKind::Chess.variant(),
             opening: &opening,
             seed: 1,
             tc: [tc, tc],

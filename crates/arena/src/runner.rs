@@ -359,6 +359,7 @@ fn flush(
     let path = config.out.join(format!("games-{:05}.parquet", index));
     let metadata = FileMetadata {
         param_names: names.iter().map(|&n| n.to_owned()).collect(),
+        variants_ini: config.variant.definition().map(str::to_owned),
         ..FileMetadata::default()
     };
     write_games(&path, pending, &metadata)?;

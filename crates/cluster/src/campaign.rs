@@ -165,6 +165,7 @@ impl CampaignSpec {
             kind: Some(kind),
             campaign: Some(self.name.clone()),
             campaign_toml: Some(toml_text.to_owned()),
+            variants_ini: self.config.variant.definition().map(str::to_owned),
         }
     }
 }

@@ -1,12 +1,12 @@
 //! The files a campaign file names (opening lists `list:FILE`, books
-//! `file:FILE`, the players' `params` files, an SPSA tune's
-//! `params_file` and `template`): read once when the campaign
+//! `file:FILE`, a `variants` file, the players' `params` files, an SPSA
+//! tune's `params_file` and `template`): read once when the campaign
 //! is created, copied into the coordinator's state under their SHA-256,
 //! and read from that copy ever after, so that deleting or editing the
 //! original changes nothing mid-campaign.
 
 use ajaxlab_arena::ConfigError;
-use sha2::{Digest, Sha256};
+use ajaxlab_store::sha256_hex;
 use std::path::{Path, PathBuf};
 
 /// One file a campaign file names, as captured (or, for the artifacts a
@@ -29,9 +29,13 @@ fn err(key: &str, message: String) -> ConfigError {
 }
 
 /// The files `table` names: `(key, path)` for `openings = "list:…"` or
-/// `"file:…"`, each `[[players]] params` and `[spsa] params_file`.
+/// `"file:…"`, `variants`, each `[[players]] params` and `[spsa]
+/// params_file`.
 fn references(table: &toml::Table) -> Vec<(String, String)> {
     let mut refs = Vec::new();
+    if let Some(path) = table.get("variants").and_then(toml::Value::as_str) {
+        refs.push(("variants".to_owned(), path.to_owned()));
+    }
     if let Some(path) = table
         .get("openings")
         .and_then(toml::Value::as_str)
@@ -67,13 +71,6 @@ fn opening_path(spec: &str) -> Option<&str> {
         .strip_prefix("list:")
         .or_else(|| spec.strip_prefix("file:"))?;
     Some(rest.split_once(',').map_or(rest, |(path, _)| path))
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 impl Inputs {
@@ -195,6 +192,8 @@ impl Inputs {
                 let options = rest.strip_prefix(path.as_str()).unwrap_or_default();
                 let redirected = format!("{kind}{copy}{options}");
                 table.insert(key, redirected.into());
+            } else if key == "variants" {
+                table.insert(key, copy.into());
             } else if let Some(name) = key.strip_prefix("spsa.") {
                 if let Some(spsa) = table.get_mut("spsa").and_then(toml::Value::as_table_mut) {
                     spsa.insert(name.into(), copy.into());
@@ -232,12 +231,13 @@ mod tests {
 
     #[test]
     fn the_named_files_are_found_with_their_keys() {
-        let table: toml::Table = "openings = \"list:a.txt,order=random\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\nparams = \"p.toml\"\n[spsa]\nparams_file = \"tune.txt\"\ntemplate = \"afc.ini.in\"\n"
+        let table: toml::Table = "variants = \"v.ini\"\nopenings = \"list:a.txt,order=random\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\nparams = \"p.toml\"\n[spsa]\nparams_file = \"tune.txt\"\ntemplate = \"afc.ini.in\"\n"
             .parse()
             .unwrap();
         assert_eq!(
             references(&table),
             [
+                ("variants".to_owned(), "v.ini".to_owned()),
                 ("openings".to_owned(), "a.txt".to_owned()),
                 ("players[1].params".to_owned(), "p.toml".to_owned()),
                 ("spsa.params_file".to_owned(), "tune.txt".to_owned()),

@@ -378,6 +378,81 @@ max_plies = 80
     );
 }
 
+/// A designer's variant from a file: the work unit carries the definition
+/// (the worker has no copy), the imbalance uses the file's letters, and
+/// every stored game names the variant and carries the file's text, with
+/// which the games are read back.
+#[test]
+fn a_piece_value_study_of_a_file_variant_ships_and_stores_its_definition() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let file = root.join("configs/designer/squirrel.ini");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let dir = temp_dir("kinds");
+    let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
+    c.create_campaign(&format!(
+        r#"
+variants = "{}"
+variant = "squirrel"
+games = 2
+tc = "nodes=300"
+random_plies = 2
+[campaign]
+name = "sq"
+kind = "piece-value"
+[piece_value]
+[[piece_value.imbalances]]
+name = "knight-for-squirrel"
+first = ["S=N"]
+[adjudication]
+max_plies = 60
+"#,
+        file.display()
+    ))
+    .unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    let sent = unit.file_variant.as_ref().unwrap();
+    assert_eq!(
+        (sent.name.as_str(), sent.variants_ini.as_str()),
+        ("squirrel", text.as_str())
+    );
+    let games = play(&unit);
+    if unit.imbalance_first == ["S=N"] {
+        assert!(
+            games[0].start_fen.starts_with("rsbqkbnr/"),
+            "{}",
+            games[0].start_fen
+        );
+        assert!(
+            games[0].start_fen.contains("/RNBQKBNR w"),
+            "{}",
+            games[0].start_fen
+        );
+    }
+    c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap();
+    play_out(&c, &w);
+    let mut stored = 0;
+    for part in ["sq.knight-for-squirrel", "sq.pawn-odds"] {
+        let view = c.campaign(&campaign_id(part)).unwrap();
+        assert_eq!(view.state, CampaignState::Finished, "{part}");
+    }
+    let mut pending = vec![dir.clone()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "parquet") {
+                let read = ajaxlab_store::read_games(&path).unwrap();
+                assert_eq!(read.metadata.variants_ini.as_deref(), Some(text.as_str()));
+                assert!(read.games.iter().all(|g| g.variant.name() == "squirrel"));
+                stored += read.games.len();
+            }
+        }
+    }
+    assert_eq!(stored, 4, "two games in each part");
+}
+
 #[test]
 fn a_first_move_survey_counts_whites_score_and_jitter_separates_the_games() {
     let c = Coordinator::open(&temp_dir("kinds"), Duration::from_secs(60), 7).unwrap();

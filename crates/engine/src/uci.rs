@@ -4,12 +4,19 @@
 //! Every error is reported as `info string error: …` and changes nothing:
 //! a position with an illegal move is not set, and `go` without a position
 //! answers `bestmove 0000` instead of searching something else.
+//!
+//! Besides the built-in variants, the engine plays every section of a
+//! variants file in Fairy-Stockfish's format, given at start-up or, as
+//! Fairy-Stockfish takes it, by the `VariantPath` option; `UCI_Variant`
+//! lists them all.
 
 use crate::engine::{DEFAULT_HASH_MB, Engine};
 use crate::limits::{Clock, Limits};
 use crate::params::{Params, SPECS};
 use crate::search::{Score, SearchInfo};
-use ajaxlab_rules::{AMRC_DEFAULT, AMRC_START_COUNT, Move, Position, StartSpec, VariantKind};
+use ajaxlab_rules::{
+    AMRC_DEFAULT, AMRC_START_COUNT, Move, Position, StartSpec, Variant, VariantKind, VariantSet,
+};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -215,6 +222,8 @@ struct Session {
     out: Output,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
+    /// The variants `UCI_Variant` may name.
+    variants: VariantSet,
     variant_name: String,
     chess960: bool,
     start_position: u32,
@@ -223,13 +232,39 @@ struct Session {
 }
 
 impl Session {
-    fn variant(&self) -> Result<VariantKind, String> {
-        let base = VariantKind::from_name(&self.variant_name).map_err(|e| e.to_string())?;
-        Ok(if base == VariantKind::Chess && self.chess960 {
-            VariantKind::Chess960
-        } else {
-            base
-        })
+    fn variant(&self) -> Result<&'static Variant, String> {
+        let base = self
+            .variants
+            .find(&self.variant_name)
+            .map_err(|e| e.to_string())?;
+        Ok(
+            if base.builtin() == Some(VariantKind::Chess) && self.chess960 {
+                VariantKind::Chess960.variant()
+            } else {
+                base
+            },
+        )
+    }
+
+    /// The `UCI_Variant` option: every built-in under its names, then the
+    /// loaded file's sections.
+    fn variant_option(&self) -> String {
+        let builtin = [
+            "chess",
+            "chess960",
+            "ajaxfalcon",
+            "ajaxrandom",
+            "ajax-falcon",
+            "ajax-modern-random",
+        ];
+        let names: Vec<&str> = builtin
+            .into_iter()
+            .chain(self.variants.file_names())
+            .collect();
+        format!(
+            "option name UCI_Variant type combo default chess var {}",
+            names.join(" var ")
+        )
     }
 
     fn wait_for_search(&mut self) {
@@ -304,11 +339,15 @@ impl Session {
         let mut lines = vec![
             format!("id name ajaxlab {}", env!("CARGO_PKG_VERSION")),
             "id author the ajaxlab developers".to_owned(),
-            "option name UCI_Variant type combo default chess var chess var chess960 var ajaxfalcon var ajaxrandom var ajax-falcon var ajax-modern-random".to_owned(),
+            self.variant_option(),
             "option name UCI_Chess960 type check default false".to_owned(),
+            "option name VariantPath type string default <empty>".to_owned(),
             format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
             "option name Threads type spin default 1 min 1 max 1".to_owned(),
-            format!("option name StartPosition type spin default {AMRC_DEFAULT} min 0 max {}", AMRC_START_COUNT - 1),
+            format!(
+                "option name StartPosition type spin default {AMRC_DEFAULT} min 0 max {}",
+                AMRC_START_COUNT - 1
+            ),
             "option name Clear Hash type button".to_owned(),
             "option name ParamsFile type string default <empty>".to_owned(),
         ];
@@ -331,9 +370,25 @@ impl Session {
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 let v = need()?;
-                VariantKind::from_name(v).map_err(|e| e.to_string())?;
+                self.variants.find(v).map_err(|e| e.to_string())?;
                 self.variant_name = v.to_owned();
                 self.position = None;
+            }
+            "variantpath" => {
+                let path = need()?;
+                if path.is_empty() || path == "<empty>" {
+                    return Ok(());
+                }
+                // Every error of the file, one `info string` line each.
+                self.variants = VariantSet::with_file(std::path::Path::new(path)).map_err(|e| {
+                    format!("VariantPath {path}: {e}").replace('\n', "\ninfo string error: ")
+                })?;
+                if self.variants.find(&self.variant_name).is_err() {
+                    self.variant_name = "chess".to_owned();
+                }
+                self.position = None;
+                // As Fairy-Stockfish does: the option again, with the new names.
+                say(&self.out, &self.variant_option());
             }
             "uci_chess960" => {
                 self.chess960 = match need()? {
@@ -410,14 +465,16 @@ impl Session {
     ) -> Result<(Position, Vec<Move>), String> {
         let variant = self.variant()?;
         let root = match start {
-            StartPoint::Fen(fen) => Position::from_fen(variant, fen).map_err(|e| e.to_string())?,
+            StartPoint::Fen(fen) => {
+                Position::from_fen_in(variant, fen).map_err(|e| e.to_string())?
+            }
             StartPoint::StartPos => {
-                let spec = if variant == VariantKind::AjaxModernRandom {
+                let spec = if variant.builtin() == Some(VariantKind::AjaxModernRandom) {
                     StartSpec::Number(self.start_position)
                 } else {
                     StartSpec::Default
                 };
-                Position::start(variant, &spec).map_err(|e| e.to_string())?
+                Position::start_in(variant, &spec).map_err(|e| e.to_string())?
             }
         };
         let mut pos = root;
@@ -493,13 +550,15 @@ pub fn info_line(root: &Position, info: &SearchInfo) -> String {
 }
 
 /// Runs a UCI session: reads commands from `input` until `quit` or end of
-/// input, writing responses to `output`.
-pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
+/// input, writing responses to `output`. `UCI_Variant` may name the
+/// variants of `variants` (until a `VariantPath` replaces its file).
+pub fn run(variants: VariantSet, input: impl BufRead, output: impl Write + Send + 'static) {
     let mut session = Session {
         engine: Arc::new(Mutex::new(Engine::new(DEFAULT_HASH_MB))),
         out: Arc::new(Mutex::new(Box::new(output))),
         stop: Arc::new(AtomicBool::new(false)),
         search: None,
+        variants,
         variant_name: "chess".to_owned(),
         chess960: false,
         start_position: AMRC_DEFAULT,

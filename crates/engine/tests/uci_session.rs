@@ -24,7 +24,11 @@ impl Write for Capture {
 
 fn session(script: &str) -> Vec<String> {
     let out = Capture::default();
-    uci::run(Cursor::new(script.to_owned()), out.clone());
+    uci::run(
+        ajaxlab_rules::VariantSet::builtin(),
+        Cursor::new(script.to_owned()),
+        out.clone(),
+    );
     let bytes = out.0.lock().unwrap().clone();
     String::from_utf8(bytes)
         .unwrap()
@@ -227,4 +231,67 @@ fn a_params_file_named_by_the_params_file_option_sets_the_values_it_gives() {
     let (_, errors) = score("setoption name ParamsFile value /no/such/file.toml\n");
     assert!(errors[0].contains("/no/such/file.toml"), "{errors:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+const MODEL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fsf/model-variants.ini"
+);
+
+/// As Fairy-Stockfish takes them: `VariantPath` loads a variants file, its
+/// sections join `UCI_Variant`, and a position of one is set and searched.
+#[test]
+fn variant_path_loads_a_file_whose_sections_are_played() {
+    let lines = session(&format!(
+        "setoption name VariantPath value {MODEL}\nsetoption name UCI_Variant value lamehorse\n\
+         position startpos moves h2h3\nd\ngo nodes 2000\nquit\n"
+    ));
+    let listed = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant "))
+        .unwrap();
+    assert!(listed.ends_with(" var lamehorse var dropwazir"), "{listed}");
+    assert!(listed.contains(" var ajaxfalcon "), "{listed}");
+    assert!(
+        lines.contains(
+            &"info string fen rhbqkehr/pppppppp/8/8/8/7P/PPPPPPP1/RHBQKEHR b KQkq - 0 1".to_owned()
+        ),
+        "{lines:?}"
+    );
+    let best = lines.last().unwrap();
+    assert!(
+        best.starts_with("bestmove ") && best != "bestmove 0000",
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+}
+
+/// A file given at start-up is listed in the handshake; a bad
+/// `VariantPath` names its file and line, and leaves the set as it was.
+#[test]
+fn a_variants_file_at_start_up_is_listed_and_a_bad_one_is_refused() {
+    let set = ajaxlab_rules::VariantSet::with_file(std::path::Path::new(MODEL)).unwrap();
+    let out = Capture::default();
+    let bad = std::env::temp_dir().join(format!("ajaxlab-uci-bad-{}.ini", std::process::id()));
+    std::fs::write(&bad, "[mine:chess]\nknight = n\nbogus = 1\n").unwrap();
+    let script = format!(
+        "uci\nsetoption name VariantPath value {}\nsetoption name UCI_Variant value dropwazir\n\
+         position startpos moves g1f3 g8f6 W@g1\nd\nquit\n",
+        bad.display()
+    );
+    uci::run(set, Cursor::new(script), out.clone());
+    let _ = std::fs::remove_file(&bad);
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    assert!(text.contains(" var capablanca-ini "), "{text}");
+    assert!(
+        text.contains("option name VariantPath type string"),
+        "{text}"
+    );
+    assert!(text.contains(":3: bogus"), "{text}");
+    assert!(
+        text.contains(
+            "info string fen rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKBWR[Www] b KQkq - 0 2"
+        ),
+        "{text}"
+    );
 }

@@ -10,7 +10,7 @@ use crate::pairs::pair_up;
 use crate::plot::{self, Chart, GREY, HLine, Intervals, PALETTE};
 use crate::table::Table;
 use crate::{fmt_plots, stem};
-use ajaxlab_rules::{Color, MAX_KINDS, PieceKind, VariantKind};
+use ajaxlab_rules::{Color, MAX_KINDS, PieceKind, Variant};
 use ajaxlab_stats::{
     Dispersion, EloEstimate, GameScore, Interval, NormalEstimate, Pentanomial, RatioEstimate,
     RegressionError, Z_95, logistic_regression, ratio,
@@ -61,7 +61,7 @@ pub struct MaterialRegression {
     /// kind whose count differs in some game.
     pub terms: Vec<RegressionTerm>,
     /// The variant of the games, whose names the terms' pieces go by.
-    pub variant: VariantKind,
+    pub variant: &'static Variant,
 }
 
 /// One coefficient of the regression.
@@ -167,14 +167,13 @@ fn regress(
     let mut scores = Vec::new();
     for file in files {
         for game in &file.games {
-            let diff =
-                material_difference(&game.start_fen, game.variant.variant()).map_err(|letter| {
-                    ReportError::Game {
-                        path: file.path.clone(),
-                        game_id: game.game_id,
-                        problem: format!("start_fen has '{letter}', which is no piece letter"),
-                    }
-                })?;
+            let diff = material_difference(&game.start_fen, game.variant).map_err(|letter| {
+                ReportError::Game {
+                    path: file.path.clone(),
+                    game_id: game.game_id,
+                    problem: format!("start_fen has '{letter}', which is no piece letter"),
+                }
+            })?;
             diffs.push(diff);
             // Half points over two: 0, ½ or 1, exact.
             scores.push(match game.score_of(Color::White) {
@@ -205,7 +204,7 @@ fn regress(
         Ok(fit) => fit,
         Err(error) => {
             let columns = std::iter::once("intercept")
-                .chain(kinds.iter().map(|&k| variant.variant().piece_name(k)))
+                .chain(kinds.iter().map(|&k| variant.piece_name(k)))
                 .enumerate()
                 .map(|(i, name)| format!("{i} {name}"))
                 .collect::<Vec<_>>()
@@ -266,7 +265,7 @@ fn chart(
             {
                 let i = shown_interval(v);
                 by_regression.push((count(categories.len()), v.value, i.low, i.high));
-                let name = reg.variant.variant().piece_name(piece);
+                let name = reg.variant.piece_name(piece);
                 categories.push(format!("{name} (regression)"));
             }
         }
@@ -386,7 +385,7 @@ impl fmt::Display for PieceValueReport {
                     let mut row = vec![
                         t.piece.map_or_else(
                             || "intercept (White)".to_owned(),
-                            |p| reg.variant.variant().piece_name(p).to_owned(),
+                            |p| reg.variant.piece_name(p).to_owned(),
                         ),
                         format!("{:+.4}", t.beta),
                         format!("{:.4}", t.std_error),

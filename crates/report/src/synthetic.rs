@@ -59,7 +59,7 @@ pub fn game(run_id: &str, game_id: u64, result: GameResult) -> GameRecord {
         run_id: run_id.to_owned(),
         game_id,
         pair_id: game_id / 2,
-        variant: VariantKind::Chess,
+        variant: VariantKind::Chess.variant(),
         start_number: None,
         start_fen: CHESS_FEN.to_owned(),
         opening_moves: Vec::new(),

@@ -241,20 +241,31 @@ impl Variant {
     /// not a piece of the variant, no castling, or a start FEN the variant
     /// refuses.
     pub fn load(spec: &VariantSpec) -> Result<&'static Variant, VariantError> {
-        Variant::load_as(spec, None)
+        Variant::load_as(spec, None, None)
+    }
+
+    /// [`Variant::load`] of a section of the file whose whole text is
+    /// `definition` ([`Variant::definition`]).
+    pub(crate) fn load_from(
+        spec: &VariantSpec,
+        definition: &'static str,
+    ) -> Result<&'static Variant, VariantError> {
+        Variant::load_as(spec, None, Some(definition))
     }
 
     /// [`Variant::load`], known as the built-in `builtin` when `Some` (the
-    /// sections of the compiled-in file only).
+    /// sections of the compiled-in file only), from the file `text`.
     pub(crate) fn load_as(
         spec: &VariantSpec,
         builtin: Option<VariantKind>,
+        text: Option<&'static str>,
     ) -> Result<&'static Variant, VariantError> {
         let fail = |problems| VariantError {
             variant: spec.name.clone(),
             problems,
         };
-        let def = definition(spec, builtin).map_err(fail)?;
+        let mut def = definition(spec, builtin).map_err(fail)?;
+        def.definition = text;
         let tables = Tables::build(&def);
         let variant: &'static Variant = Box::leak(Box::new(Variant { def, tables }));
         let fen = spec.setup.fen();
@@ -430,6 +441,7 @@ fn definition(
             Ok(VariantDef {
                 name: spec.name.clone(),
                 builtin,
+                definition: None,
                 width: spec.files,
                 height: spec.ranks,
                 pieces: std::iter::once(king).chain(others).collect(),

@@ -6,17 +6,36 @@
 //! the same variant in every run that loads the file; the file is loaded as
 //! a whole (every error of every section reported at once) so a run never
 //! starts with part of it.
+//!
+//! A text is loaded once per process: loading the same text again (a
+//! second games file of the same run, say) gives the same variants, the
+//! same addresses, so a variant is one value wherever it is used and two
+//! references to it compare equal.
 
-use crate::ini::{IniErrors, parse_variants};
+use crate::ini::{IniErrors, VariantSpec, parse_variants};
 use crate::load::VariantError;
-use crate::variant::{Variant, VariantKind};
+use crate::variant::{UnknownVariant, Variant, VariantKind};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 /// The built-in variants and those of at most one user's file.
 #[derive(Clone, Debug, Default)]
 pub struct VariantSet {
     /// The file's variants, in the order of their sections.
     file: Vec<&'static Variant>,
+    /// The file's text, which a run records so that its games can be read
+    /// and replayed without the file.
+    definition: Option<&'static str>,
+}
+
+/// The files loaded so far: each text (kept, as its variants are, for the
+/// life of the process) and its variants.
+type Loaded = HashMap<&'static str, Vec<&'static Variant>>;
+
+fn loaded() -> &'static Mutex<Loaded> {
+    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
+    LOADED.get_or_init(Mutex::default)
 }
 
 /// A variants file that does not load as a [`VariantSet`].
@@ -51,6 +70,25 @@ pub struct SectionError {
     pub section: String,
     /// What is wrong with it.
     pub problem: SectionProblem,
+}
+
+/// A name that is neither a built-in variant nor a section of the set's
+/// file; it lists every name the set knows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{}", UnknownVariant(.name.clone()), file_list(.file))]
+pub struct NotInSet {
+    /// The name asked for.
+    pub name: String,
+    /// The sections of the set's file, in its order.
+    pub file: Vec<String>,
+}
+
+fn file_list(file: &[String]) -> String {
+    if file.is_empty() {
+        String::new()
+    } else {
+        format!("; the variants file's: {}", file.join(", "))
+    }
 }
 
 /// Why a section of a file is not in a [`VariantSet`].
@@ -92,13 +130,37 @@ impl VariantSet {
     /// # Errors
     /// As [`VariantSet::with_file`], the reading aside.
     pub fn with_text(file: &str, text: &str) -> Result<VariantSet, VariantSetError> {
+        let mut sets = loaded()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((definition, file)) = sets.get_key_value(text) {
+            return Ok(VariantSet {
+                file: file.clone(),
+                definition: Some(*definition),
+            });
+        }
         let specs = parse_variants(file, text)?;
+        let definition: &'static str = Box::leak(Box::from(text));
+        let variants = VariantSet::load_sections(file, &specs, definition)?;
+        sets.insert(definition, variants.clone());
+        Ok(VariantSet {
+            file: variants,
+            definition: Some(definition),
+        })
+    }
+
+    /// Every section of a file loaded, or every section refused.
+    fn load_sections(
+        file: &str,
+        specs: &[VariantSpec],
+        definition: &'static str,
+    ) -> Result<Vec<&'static Variant>, VariantSetError> {
         let mut errors = Vec::new();
         let mut loaded = Vec::new();
-        for spec in &specs {
+        for spec in specs {
             let problem = match VariantKind::from_name(&spec.name) {
                 Ok(builtin) => SectionProblem::BuiltinName(builtin),
-                Err(_) => match Variant::load(spec) {
+                Err(_) => match Variant::load_from(spec, definition) {
                     Ok(variant) => {
                         loaded.push(variant);
                         continue;
@@ -114,7 +176,7 @@ impl VariantSet {
             });
         }
         if errors.is_empty() {
-            Ok(VariantSet { file: loaded })
+            Ok(loaded)
         } else {
             Err(VariantSetError::Sections(errors))
         }
@@ -130,8 +192,32 @@ impl VariantSet {
         }
     }
 
+    /// [`VariantSet::get`], or an error listing every name the set knows.
+    ///
+    /// # Errors
+    /// [`NotInSet`] when `name` is neither a built-in nor a section.
+    pub fn find(&self, name: &str) -> Result<&'static Variant, NotInSet> {
+        self.get(name).ok_or_else(|| NotInSet {
+            name: name.to_owned(),
+            file: self.file_names().map(str::to_owned).collect(),
+        })
+    }
+
     /// The names of the file's variants, in the file's order.
     pub fn file_names(&self) -> impl Iterator<Item = &str> {
         self.file.iter().map(|v| v.name())
+    }
+
+    /// The text of the user's file the set was loaded from, `None` for the
+    /// built-ins alone: what a run records beside its games so that they
+    /// can be read and replayed without the file.
+    pub fn definition(&self) -> Option<&'static str> {
+        self.definition
+    }
+
+    /// Whether `variant` is one of the set's: a built-in, or a variant of
+    /// its file (the same value, not merely the same name).
+    pub fn contains(&self, variant: &Variant) -> bool {
+        variant.builtin().is_some() || self.file.iter().any(|v| std::ptr::eq(*v, variant))
     }
 }

@@ -226,6 +226,18 @@ impl Position {
     }
 }
 
+impl Variant {
+    /// How many numbered starts the variant has (Chess960's 960, AMRC's
+    /// 15,120), or `None` when it has one start.
+    pub fn start_count(&self) -> Option<u32> {
+        match &self.def.setup {
+            Setup::Fixed(_) => None,
+            Setup::Chess960 { .. } => Some(CHESS960_START_COUNT),
+            Setup::ModernRandom { .. } => Some(AMRC_START_COUNT),
+        }
+    }
+}
+
 fn start_error(variant: &Variant, spec: &StartSpec, count: u32) -> StartError {
     let name = variant.name().to_owned();
     match spec {

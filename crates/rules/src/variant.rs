@@ -109,7 +109,7 @@ impl VariantKind {
             .iter()
             .find(|s| s.name == self.name())
             .ok_or_else(|| format!("no section [{}]", self.name()))?;
-        Variant::load_as(spec, Some(self)).map_err(|e| e.to_string())
+        Variant::load_as(spec, Some(self), None).map_err(|e| e.to_string())
     }
 }
 
@@ -292,6 +292,11 @@ pub struct VariantDef {
     /// the file (chess's insufficient material, the engine's tuned values)
     /// are chosen by kind; `None` for a variant from a user's file.
     pub builtin: Option<VariantKind>,
+    /// The whole text of the user's file the variant is a section of, when
+    /// it was loaded through a [`crate::VariantSet`]: what a run records
+    /// and ships so that its games can be replayed without the file.
+    /// `None` for the built-ins.
+    pub definition: Option<&'static str>,
     /// Number of files.
     pub width: u8,
     /// Number of ranks.
@@ -322,6 +327,23 @@ pub struct Variant {
     pub(crate) tables: Tables,
 }
 
+/// A variant is loaded once per process (a built-in once, a file's text
+/// once: [`crate::VariantSet`]), so two references are the same variant
+/// exactly when they are the same value.
+impl PartialEq for Variant {
+    fn eq(&self, other: &Variant) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for Variant {}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Variant {
     /// The variant's name (its section in the file it was loaded from;
     /// [`VariantKind::name`] for a built-in).
@@ -333,6 +355,12 @@ impl Variant {
     /// a user's file.
     pub fn builtin(&self) -> Option<VariantKind> {
         self.def.builtin
+    }
+
+    /// The text of the user's file this variant was loaded from (every
+    /// section of it), `None` for a built-in.
+    pub fn definition(&self) -> Option<&'static str> {
+        self.def.definition
     }
 
     /// Number of files.

@@ -147,3 +147,44 @@ fn a_numbered_setup_starts_by_default_from_the_file_start_fen() {
             .fen()
     );
 }
+
+/// A text is loaded once per process: loading it again (another games file
+/// of the same run) gives the same variants, which keep the text they came
+/// from; the built-ins keep none.
+#[test]
+fn a_text_loads_once_and_its_variants_keep_it() {
+    let text = std::fs::read_to_string(MODEL_FILE).unwrap();
+    let first = model();
+    let again = VariantSet::with_text("elsewhere.ini", &text).unwrap();
+    for name in MODEL_SECTIONS {
+        let (a, b) = (first.get(name).unwrap(), again.get(name).unwrap());
+        assert!(std::ptr::eq(a, b), "{name}");
+        assert_eq!(a, b);
+        assert_eq!(a.definition(), Some(text.as_str()), "{name}");
+    }
+    assert_eq!(first.definition(), Some(text.as_str()));
+    assert!(first.contains(first.get("gothic-ini").unwrap()));
+    assert!(first.contains(VariantKind::Chess.variant()));
+    assert_eq!(VariantKind::Chess.variant().definition(), None);
+    assert_eq!(VariantSet::builtin().definition(), None);
+    // Another text is another set, whose variants the first does not hold.
+    let other = VariantSet::with_text("other.ini", &format!("{text}\n# changed\n")).unwrap();
+    let gothic = other.get("gothic-ini").unwrap();
+    assert_ne!(gothic, first.get("gothic-ini").unwrap());
+    assert!(!first.contains(gothic));
+}
+
+/// `find` names what is known when a name is not.
+#[test]
+fn a_name_not_in_the_set_lists_the_built_ins_and_the_sections() {
+    let e = model().find("capablanca").unwrap_err();
+    let text = e.to_string();
+    assert!(text.starts_with("unknown variant 'capablanca'"), "{text}");
+    assert!(text.contains("ajax-falcon"), "{text}");
+    assert!(
+        text.ends_with("the variants file's: capablanca-ini, gothic-ini, embassy-ini, janus-ini, modern-ini, chancellor-ini, lamehorse, dropwazir"),
+        "{text}"
+    );
+    let builtin = VariantSet::builtin().find("gothic-ini").unwrap_err();
+    assert!(!builtin.to_string().contains("variants file"), "{builtin}");
+}

@@ -8,12 +8,14 @@
 //! ([`crate::Termination`]'s names), `plies`, `moves` (UCI), `final_fen`,
 //! per move `scores`, `depths`, `nodes`, `times_ms`, and `started_at`/
 //! `ended_at` (UTC milliseconds). The file's key-value metadata is a
-//! [`FileMetadata`].
+//! [`FileMetadata`]; a game of a variant from a user's file is written only
+//! with that file's text in the metadata, and read back through it.
 
 use crate::atomic::write_batch;
 use crate::error::StoreError;
-use crate::metadata::FileMetadata;
+use crate::metadata::{FileMetadata, VARIANTS_KEY};
 use crate::record::{EngineOption, GameRecord, MoveRecord, PlayerRecord, parse_result};
+use ajaxlab_rules::VariantSet;
 use arrow_array::builder::{
     Int32Builder, ListBuilder, StringBuilder, StructBuilder, UInt32Builder, UInt64Builder,
 };
@@ -260,11 +262,24 @@ pub fn record_batch(
 ///
 /// # Errors
 /// [`StoreError`] if writing fails; no partial file is left at `path`.
+/// [`StoreError::Row`] for a game whose variant comes from a user's file
+/// that the metadata does not carry (the games could not be read back).
 pub fn write_games(
     path: &Path,
     records: &[GameRecord],
     metadata: &FileMetadata,
 ) -> Result<(), StoreError> {
+    let variants = variant_set(path, metadata)?;
+    if let Some(game) = records.iter().find(|g| !variants.contains(g.variant)) {
+        return Err(StoreError::Row {
+            path: path.to_path_buf(),
+            game_id: game.game_id,
+            problem: format!(
+                "the variant {} comes from a user's file, and the metadata's {VARIANTS_KEY} does not define it",
+                game.variant
+            ),
+        });
+    }
     let batch = record_batch(records, metadata).map_err(|e| StoreError::format(path, e))?;
     write_batch(path, &batch)
 }
@@ -311,24 +326,46 @@ fn open(path: &Path) -> Result<(ParquetRecordBatchReaderBuilder<File>, FileMetad
     Ok((builder, metadata))
 }
 
+/// The variants a file's games may play: the built-ins, and those of the
+/// variants text its metadata carries.
+fn variant_set(path: &Path, metadata: &FileMetadata) -> Result<VariantSet, StoreError> {
+    let Some(text) = &metadata.variants_ini else {
+        return Ok(VariantSet::builtin());
+    };
+    VariantSet::with_text(VARIANTS_KEY, text).map_err(|e| StoreError::Metadata {
+        path: path.to_path_buf(),
+        source: crate::metadata::MetadataError {
+            key: VARIANTS_KEY,
+            problem: e.to_string(),
+        },
+    })
+}
+
 /// Reads a games file written by [`write_games`]: its metadata and every game.
 ///
 /// # Errors
-/// [`StoreError`] if the file cannot be read, is not a games file, or holds
+/// [`StoreError`] if the file cannot be read, is not a games file, holds
 /// a value its column does not allow (an unknown variant, result or
-/// termination), naming the game.
+/// termination), naming the game, or carries a variants text that does not
+/// load.
 pub fn read_games(path: &Path) -> Result<GamesFile, StoreError> {
     let (builder, metadata) = open(path)?;
+    let variants = variant_set(path, &metadata)?;
     let reader = builder.build().map_err(|e| StoreError::format(path, e))?;
     let mut games = Vec::new();
     for batch in reader {
         let b = batch.map_err(|e| StoreError::format(path, e))?;
-        read_batch(&b, path, &mut games)?;
+        read_batch(&b, path, &variants, &mut games)?;
     }
     Ok(GamesFile { metadata, games })
 }
 
-fn read_batch(b: &RecordBatch, path: &Path, out: &mut Vec<GameRecord>) -> Result<(), StoreError> {
+fn read_batch(
+    b: &RecordBatch,
+    path: &Path,
+    variants: &VariantSet,
+    out: &mut Vec<GameRecord>,
+) -> Result<(), StoreError> {
     let s = |name| column::<StringArray>(b, name, path);
     let u64s = |name| column::<UInt64Array>(b, name, path);
     let lists = |name| column::<ListArray>(b, name, path);
@@ -406,10 +443,12 @@ fn read_batch(b: &RecordBatch, path: &Path, out: &mut Vec<GameRecord>) -> Result
             run_id: run_id.value(row).to_owned(),
             game_id: game_id.value(row),
             pair_id: pair_id.value(row),
-            variant: variant
-                .value(row)
-                .parse()
-                .map_err(|e: ajaxlab_rules::UnknownVariant| bad(e.to_string()))?,
+            variant: variants.get(variant.value(row)).ok_or_else(|| {
+                bad(format!(
+                    "unknown variant '{}': neither built in nor defined by the metadata's {VARIANTS_KEY}",
+                    variant.value(row)
+                ))
+            })?,
             start_number: start_number.is_valid(row).then(|| start_number.value(row)),
             start_fen: start_fen.value(row).to_owned(),
             opening_moves: list_strings(opening, row),

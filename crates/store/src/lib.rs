@@ -3,7 +3,8 @@
 //!
 //! - [`record`]: the record of one game and its vocabulary ([`Termination`],
 //!   the result as [`ajaxlab_rules::GameResult`], the variant as
-//!   [`ajaxlab_rules::VariantKind`]), converted from and to text here only.
+//!   [`ajaxlab_rules::Variant`], by name), converted from and to text here
+//!   only.
 //! - [`games`]: the games file's schema, [`write_games`] and [`read_games`].
 //! - [`metadata`]: a games file's key-value metadata as one typed
 //!   [`FileMetadata`], written and read by the same code.
@@ -35,6 +36,8 @@ pub use error::StoreError;
 pub use file_name::file_safe;
 pub use games::{GamesFile, read_games, write_games};
 pub use ids::{CampaignId, LeaseToken, UnitId, WorkerId};
-pub use metadata::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata};
+pub use metadata::{
+    FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata, sha256_hex,
+};
 pub use record::{EngineOption, GameRecord, MoveRecord, PlayerRecord, Termination};
 pub use spsa::{SPSA_FILE, TrajectoryRow, read_trajectory, write_trajectory};

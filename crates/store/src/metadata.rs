@@ -14,6 +14,8 @@
 //! | `ajaxlab.part` | a piece-value part's imbalance name |
 //! | `ajaxlab.calibration` | `true` for a piece-value campaign's pawn-odds part, else `false` |
 //! | `ajaxlab.sprt` | an SPRT's design: `{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"model":"normalized"}` |
+//! | `ajaxlab.variants_ini` | the text of the user's variants file the games' variant comes from; absent when it is a built-in |
+//! | `ajaxlab.variants_sha256` | that text's SHA-256, in hex, checked when the file is read |
 
 use crate::ids::{CampaignId, NameError};
 use ajaxlab_stats::{EloModel, SprtConfig};
@@ -39,6 +41,10 @@ pub const PART_KEY: &str = "ajaxlab.part";
 pub const CALIBRATION_KEY: &str = "ajaxlab.calibration";
 /// Metadata key of an SPRT campaign's design, as JSON.
 pub const SPRT_KEY: &str = "ajaxlab.sprt";
+/// Metadata key holding the text of the user's variants file.
+pub const VARIANTS_KEY: &str = "ajaxlab.variants_ini";
+/// Metadata key holding the SHA-256 of [`VARIANTS_KEY`]'s text.
+pub const VARIANTS_SHA256_KEY: &str = "ajaxlab.variants_sha256";
 
 /// What a run measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -248,6 +254,22 @@ pub struct FileMetadata {
     pub campaign: Option<CampaignId>,
     /// The campaign file's text.
     pub campaign_toml: Option<String>,
+    /// The text of the user's variants file that defines the games'
+    /// variant, so that they can be read and replayed without the file;
+    /// `None` when the games are of a built-in variant.
+    pub variants_ini: Option<String>,
+}
+
+/// The SHA-256 of `bytes` in lowercase hex: how ajaxlab names a file's
+/// content (a variants definition in a games file's metadata, a
+/// campaign's captured inputs, a token as the coordinator keeps it).
+#[must_use]
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A metadata entry that is malformed, or missing where its kind needs it.
@@ -304,6 +326,10 @@ impl FileMetadata {
         if let Some(text) = &self.campaign_toml {
             put(CAMPAIGN_TOML_KEY, text.clone());
         }
+        if let Some(text) = &self.variants_ini {
+            put(VARIANTS_KEY, text.clone());
+            put(VARIANTS_SHA256_KEY, sha256_hex(text.as_bytes()));
+        }
         m
     }
 
@@ -342,7 +368,36 @@ impl FileMetadata {
                 },
             )?,
             campaign_toml: m.get(CAMPAIGN_TOML_KEY).map(|s| (*s).to_owned()),
+            variants_ini: variants_ini(&m)?,
         })
+    }
+}
+
+/// The variants text of a file's metadata, checked against its hash.
+fn variants_ini(m: &BTreeMap<&str, &str>) -> Result<Option<String>, MetadataError> {
+    match (m.get(VARIANTS_KEY), m.get(VARIANTS_SHA256_KEY)) {
+        (None, None) => Ok(None),
+        (Some(text), Some(hash)) => {
+            let actual = sha256_hex(text.as_bytes());
+            if actual == *hash {
+                Ok(Some((*text).to_owned()))
+            } else {
+                Err(MetadataError {
+                    key: VARIANTS_SHA256_KEY,
+                    problem: format!(
+                        "{hash} is not the hash of {VARIANTS_KEY}'s text ({actual}): the definition was changed after the games were written"
+                    ),
+                })
+            }
+        }
+        (Some(_), None) => Err(MetadataError {
+            key: VARIANTS_SHA256_KEY,
+            problem: format!("missing beside {VARIANTS_KEY}"),
+        }),
+        (None, Some(_)) => Err(MetadataError {
+            key: VARIANTS_KEY,
+            problem: format!("missing beside {VARIANTS_SHA256_KEY}"),
+        }),
     }
 }
 
@@ -430,6 +485,7 @@ mod tests {
                 kind,
                 campaign: CampaignId::new("camp").ok(),
                 campaign_toml: Some("games = 2\n".to_owned()),
+                variants_ini: Some("[mine:chess]\n".to_owned()),
             };
             assert_eq!(round_trip(&m), m);
         }

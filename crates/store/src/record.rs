@@ -2,7 +2,7 @@
 //! it, one Parquet row per game; and the text forms of its vocabulary
 //! (terminations and results), converted here and nowhere else.
 
-use ajaxlab_rules::{Color, GameResult, Outcome, VariantKind};
+use ajaxlab_rules::{Color, GameResult, Outcome, Variant};
 use ajaxlab_stats::{GameScore, Trinomial};
 use std::fmt;
 use std::str::FromStr;
@@ -183,8 +183,9 @@ pub struct GameRecord {
     pub game_id: u64,
     /// Pair number within the run.
     pub pair_id: u64,
-    /// The variant played.
-    pub variant: VariantKind,
+    /// The variant played: a built-in, or one of a user's file, whose text
+    /// the games file's metadata then carries.
+    pub variant: &'static Variant,
     /// Start position number (AMRC, Chess960), if numbered.
     pub start_number: Option<u32>,
     /// Start position FEN, before the random plies.
@@ -288,6 +289,7 @@ mod tests {
     #[test]
     fn the_first_player_scores_white_s_score_in_even_games_only() {
         use ajaxlab_rules::StartSpec;
+        use ajaxlab_rules::VariantKind;
         let start = ajaxlab_rules::Position::start(VariantKind::Chess, &StartSpec::Default)
             .map(|p| p.fen())
             .unwrap_or_default();
@@ -301,7 +303,7 @@ mod tests {
             run_id: "r".to_owned(),
             game_id,
             pair_id: game_id / 2,
-            variant: VariantKind::Chess,
+            variant: VariantKind::Chess.variant(),
             start_number: None,
             start_fen: start.clone(),
             opening_moves: Vec::new(),

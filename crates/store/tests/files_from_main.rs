@@ -113,7 +113,11 @@ fn the_metadata_of_each_kind_is_typed() {
     assert_eq!(m.metadata.kind, None);
     assert_eq!(m.metadata.campaign, None);
     assert_eq!(m.games.len(), 2);
-    assert!(m.games.iter().all(|g| g.variant == VariantKind::Chess));
+    assert!(
+        m.games
+            .iter()
+            .all(|g| g.variant == VariantKind::Chess.variant())
+    );
     assert_eq!(m.metadata.param_names.len(), m.games[0].white.params.len());
     let results: Vec<GameResult> = m.games.iter().map(|g| g.result).collect();
     assert_eq!(results, [GameResult::BlackWins, GameResult::BlackWins]);

@@ -1,9 +1,8 @@
 //! `ajaxlab book`: an opening book of distinct balanced positions.
 
 use super::out::outln;
-use super::position_args::parse_variant;
+use super::position_args::VariantArgs;
 use ajaxlab_arena::book::{BookConfig, generate};
-use ajaxlab_rules::VariantKind;
 use anyhow::bail;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,9 +10,9 @@ use std::process::ExitCode;
 /// Arguments of `ajaxlab book`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct BookArgs {
-    /// Variant.
-    #[arg(long, value_parser = parse_variant)]
-    variant: VariantKind,
+    /// The variant.
+    #[command(flatten)]
+    variant: VariantArgs,
     /// Random plies from the start.
     #[arg(long)]
     plies: u32,
@@ -39,7 +38,7 @@ pub(crate) fn run(args: &BookArgs) -> anyhow::Result<ExitCode> {
         bail!("--count must be at least 1");
     }
     let book = generate(&BookConfig {
-        variant: args.variant,
+        variant: args.variant.variant()?,
         plies: args.plies,
         max_eval: args.max_eval,
         count: args.count,

@@ -19,9 +19,16 @@ pub(crate) struct MatchArgs {
     /// A match file (TOML); flags below override it.
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Variant.
+    /// Variant: ajax-falcon (afc), ajax-modern-random (amrc), chess, chess960,
+    /// or with --variants a section of that file.
     #[arg(long)]
     variant: Option<String>,
+    /// A variants file in Fairy-Stockfish's variants.ini format, loaded
+    /// beside the built-in variants: --variant may name its sections. Its
+    /// text is recorded in every games file and sent to UCI engines that
+    /// have a VariantPath option.
+    #[arg(long, value_name = "FILE")]
+    variants: Option<PathBuf>,
     /// Games to play, an even number: each opening is played twice, colours swapped.
     /// With --sprt, the most games played if no bound is crossed first.
     #[arg(long, verbatim_doc_comment)]
@@ -79,6 +86,7 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let overrides = Overrides {
         variant: args.variant,
+        variants: args.variants,
         games: args.games,
         concurrency: args.concurrency,
         tc: args.tc,

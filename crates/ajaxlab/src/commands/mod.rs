@@ -55,7 +55,7 @@ enum Command {
     /// Tables and plots (SVG, PNG) of every run stored below a directory.
     Report(report::ReportArgs),
     /// Run the engine as a UCI engine on standard input/output.
-    Uci,
+    Uci(uci::UciArgs),
     /// Print the engine's tunable parameters.
     Params(params::ParamsArgs),
     /// Fit the evaluation's parameters to the results of stored games (Texel).
@@ -76,7 +76,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(&args),
         Command::Fen(args) => fen::run(&args),
         Command::Bench(args) => bench::run(&args),
-        Command::Uci => uci::run(),
+        Command::Uci(args) => uci::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Report(args) => report::run(args),
         Command::Campaign(args) => cluster::campaign(args),

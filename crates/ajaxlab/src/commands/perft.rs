@@ -32,7 +32,7 @@ pub(crate) fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.suite {
         return run_suite(
             path,
-            args.position.variant_flag()?,
+            args.position.variant.variant_flag()?,
             args.max_nodes.unwrap_or(u64::MAX),
         );
     }

@@ -1,13 +1,14 @@
-//! The `--variant`, `--variants`, `--start` and `--fen` arguments shared by
-//! commands that take a position.
+//! The `--variant` and `--variants` arguments shared by commands that play
+//! or search a variant, and with `--start` and `--fen` by those that take a
+//! position.
 
 use ajaxlab_rules::{Position, StartSpec, Variant, VariantKind, VariantSet};
-use anyhow::{Context, anyhow};
+use anyhow::Context;
 use std::path::PathBuf;
 
-/// Which position to set up.
+/// Which variant: a built-in, or a section of a user's variants file.
 #[derive(Debug, clap::Args)]
-pub(crate) struct PositionArgs {
+pub(crate) struct VariantArgs {
     /// Variant: ajax-falcon (afc), ajax-modern-random (amrc), chess, chess960,
     /// or with --variants a section of that file.
     #[arg(long)]
@@ -16,6 +17,14 @@ pub(crate) struct PositionArgs {
     /// beside the built-in variants: --variant may name its sections.
     #[arg(long, value_name = "FILE", requires = "variant")]
     pub(crate) variants: Option<PathBuf>,
+}
+
+/// Which position to set up.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PositionArgs {
+    /// The variant.
+    #[command(flatten)]
+    pub(crate) variant: VariantArgs,
     /// Start position: a number (Chess960 0..960, AMRC 0..15120) or White's
     /// first rank (RNBQKBNR, RNBKQABNR).
     #[arg(long, conflicts_with = "fen")]
@@ -30,7 +39,7 @@ pub(crate) fn parse_variant(name: &str) -> Result<VariantKind, String> {
     VariantKind::from_name(name).map_err(|e| e.to_string())
 }
 
-impl PositionArgs {
+impl VariantArgs {
     /// The variant `--variant` names, if given: a built-in, or a section
     /// of the `--variants` file (loaded whole, every error reported).
     pub(crate) fn variant_flag(&self) -> anyhow::Result<Option<&'static Variant>> {
@@ -41,16 +50,7 @@ impl PositionArgs {
             return Ok(Some(VariantKind::from_name(name)?.variant()));
         };
         let set = VariantSet::with_file(path)?;
-        let variant = set.get(name).ok_or_else(|| {
-            let sections: Vec<&str> = set.file_names().collect();
-            anyhow!(
-                "{}; {} has the variants {}",
-                ajaxlab_rules::UnknownVariant(name.clone()),
-                path.display(),
-                sections.join(", ")
-            )
-        })?;
-        Ok(Some(variant))
+        Ok(Some(set.find(name)?))
     }
 
     /// The variant, which must be given.
@@ -58,10 +58,12 @@ impl PositionArgs {
         self.variant_flag()?
             .context("--variant is required (ajax-falcon, ajax-modern-random, chess, chess960)")
     }
+}
 
+impl PositionArgs {
     /// The position these arguments name.
     pub(crate) fn position(&self) -> anyhow::Result<Position> {
-        let variant = self.variant()?;
+        let variant = self.variant.variant()?;
         if let Some(fen) = &self.fen {
             return Position::from_fen_in(variant, fen).with_context(|| format!("--fen '{fen}'"));
         }

@@ -98,6 +98,19 @@ enum InputError {
     /// A file that is not a games file.
     #[error("not a games file: {0}")]
     Store(#[from] StoreError),
+    /// A game of a variant from a user's file, whose pieces have no
+    /// parameters of their own yet.
+    #[error(
+        "{file}: game {game_id} plays {variant}, a variant of a user's file: the engine's parameters are those of the built-in variants, so there is nothing of it to tune"
+    )]
+    FileVariant {
+        /// The games file.
+        file: String,
+        /// The game.
+        game_id: u64,
+        /// The variant's name.
+        variant: String,
+    },
     /// A starting parameter file that does not load.
     #[error("{path}: {source}")]
     Params {
@@ -173,7 +186,14 @@ fn input_files(inputs: &[String]) -> Result<Vec<PathBuf>, InputError> {
 /// A stored game as the tuner reads it: the opening plies (no scores),
 /// then the moves with the scores the engines gave.
 fn training_game(file: &Path, game: GameRecord) -> Result<TrainingGame, InputError> {
-    let variant = game.variant;
+    let variant = game
+        .variant
+        .builtin()
+        .ok_or_else(|| InputError::FileVariant {
+            file: file.display().to_string(),
+            game_id: game.game_id,
+            variant: game.variant.name().to_owned(),
+        })?;
     let white_score = game.score_of(Color::White).half_points() as f64 / 2.0;
     let opening = game
         .opening_moves

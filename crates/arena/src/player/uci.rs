@@ -3,7 +3,7 @@
 
 use super::{MoveRequest, Player, PlayerError, PlayerMove, SpinOption};
 use crate::tc::TimeControl;
-use ajaxlab_rules::VariantKind;
+use ajaxlab_rules::{Variant, VariantKind};
 use ajaxlab_store::EngineOption;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -22,8 +22,10 @@ pub struct UciPlayerConfig {
     pub args: Vec<String>,
     /// `setoption` pairs sent after the handshake, in order.
     pub options: Vec<(String, String)>,
-    /// The variant to play.
-    pub variant: VariantKind,
+    /// The variant to play: a built-in, or one of a user's file, whose
+    /// text is sent as `VariantPath` to an engine that has that option
+    /// (Fairy-Stockfish, `ajaxlab uci`) unless the options set it.
+    pub variant: &'static Variant,
     /// Time allowed for `uciok` and `readyok`.
     pub startup_timeout: Duration,
     /// Time allowed for a move under node or depth limits.
@@ -99,6 +101,38 @@ fn fairy_stockfish_fix(engine_id: &str, options: &[(String, String)], command: &
         None => format!(
             "; Fairy-Stockfish needs the variants file: add ,VariantPath={FSF_VARIANTS_FILE} to the player (--player uci:{command},VariantPath={FSF_VARIANTS_FILE})"
         ),
+    }
+}
+
+/// A file in the temporary directory holding the variants text `text`
+/// (one per process and text, written atomically), for engines that read a
+/// variant's definition from a path (`VariantPath`).
+fn definition_file(text: &str) -> Result<PathBuf, ajaxlab_store::StoreError> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    let path = std::env::temp_dir().join(format!(
+        "ajaxlab-{}-variants-{:016x}.ini",
+        std::process::id(),
+        hasher.finish()
+    ));
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
+        ajaxlab_store::atomic::write_text(&path, text)?;
+    }
+    Ok(path)
+}
+
+/// What to do when an engine does not list a file variant.
+fn file_variant_fix(uci_lines: &[String], options: &[(String, String)]) -> String {
+    if options.iter().any(|(name, _)| name == "VariantPath") {
+        "; the player's VariantPath names another file: leave VariantPath out, and ajaxlab sends the variants file itself".to_owned()
+    } else if uci_lines
+        .iter()
+        .any(|l| l.starts_with("option name VariantPath "))
+    {
+        String::new()
+    } else {
+        "; it has no VariantPath option to receive the variants file by".to_owned()
     }
 }
 
@@ -186,9 +220,9 @@ impl UciPlayer {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
         let variant = self.config.variant;
-        match variant {
-            VariantKind::Chess => {}
-            VariantKind::Chess960 => {
+        match variant.builtin() {
+            Some(VariantKind::Chess) => {}
+            Some(VariantKind::Chess960) => {
                 if !lines
                     .iter()
                     .any(|l| l.starts_with("option name UCI_Chess960 "))
@@ -199,11 +233,14 @@ impl UciPlayer {
                 }
                 self.send("setoption name UCI_Chess960 value true")?;
             }
-            VariantKind::AjaxFalcon | VariantKind::AjaxModernRandom => {
+            builtin => {
+                if builtin.is_none() {
+                    self.send_definition(&lines)?;
+                }
                 // Options such as VariantPath can add variants: ask again.
                 self.send("uci")?;
                 let lines = self.collect_until("uciok", timeout)?;
-                let wanted = variant.fsf_name();
+                let wanted = builtin.map_or(variant.name(), VariantKind::fsf_name);
                 let supported = lines.iter().any(|l| {
                     l.starts_with("option name UCI_Variant ")
                         && l.split_whitespace()
@@ -212,7 +249,12 @@ impl UciPlayer {
                             .any(|w| w[0] == "var" && w[1] == wanted)
                 });
                 if !supported {
-                    let fix = fairy_stockfish_fix(&self.engine_id, &self.config.options, &command);
+                    let fix = match builtin {
+                        Some(_) => {
+                            fairy_stockfish_fix(&self.engine_id, &self.config.options, &command)
+                        }
+                        None => file_variant_fix(&lines, &self.config.options),
+                    };
                     return Err(PlayerError::Unusable(format!(
                         "{command} does not support {variant} (its UCI_Variant option has no '{wanted}'){fix}"
                     )));
@@ -223,6 +265,32 @@ impl UciPlayer {
         self.send("isready")?;
         self.collect_until("readyok", timeout)?;
         Ok(())
+    }
+
+    /// Sends a file variant's definition as `VariantPath` (written to a
+    /// file of its own) when the engine has that option and the player's
+    /// options do not set it.
+    fn send_definition(&mut self, uci_lines: &[String]) -> Result<(), PlayerError> {
+        let has_option = uci_lines
+            .iter()
+            .any(|l| l.starts_with("option name VariantPath "));
+        let set_by_user = self.config.options.iter().any(|(n, _)| n == "VariantPath");
+        let Some(text) = self.config.variant.definition() else {
+            return Ok(());
+        };
+        if !has_option || set_by_user {
+            return Ok(());
+        }
+        let path = definition_file(text).map_err(|e| {
+            PlayerError::Unusable(format!(
+                "cannot write the variants file for {}: {e}",
+                self.config.command.display()
+            ))
+        })?;
+        self.send(&format!(
+            "setoption name VariantPath value {}",
+            path.display()
+        ))
     }
 
     fn send(&mut self, line: &str) -> Result<(), PlayerError> {
@@ -473,7 +541,7 @@ mod tests {
             command,
             args: Vec::new(),
             options,
-            variant: VariantKind::AjaxFalcon,
+            variant: VariantKind::AjaxFalcon.variant(),
             startup_timeout: Duration::from_secs(10),
             move_timeout: Duration::from_secs(10),
             bench: None,

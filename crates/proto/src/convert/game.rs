@@ -4,7 +4,7 @@ use super::vocab::WireEnum;
 use super::{WireError, required};
 use crate::v1;
 use ajaxlab_arena::TimeControl;
-use ajaxlab_rules::{GameResult, VariantKind};
+use ajaxlab_rules::{GameResult, Variant};
 use ajaxlab_store::{EngineOption, GameRecord, MoveRecord, PlayerRecord, Termination};
 
 impl TryFrom<&GameRecord> for v1::GameRecord {
@@ -81,7 +81,7 @@ fn stored_options(options: &[v1::EngineOption]) -> Vec<EngineOption> {
 pub fn game_record(
     g: &v1::GameRecord,
     run_id: &str,
-    variant: VariantKind,
+    variant: &'static Variant,
     index: usize,
 ) -> Result<GameRecord, WireError> {
     let at = |e: WireError| e.within(&format!("games[{index}]"));
@@ -134,6 +134,7 @@ pub fn game_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ajaxlab_rules::VariantKind;
 
     fn record(time_control: &str) -> GameRecord {
         let player = |name: &str| PlayerRecord {
@@ -149,7 +150,7 @@ mod tests {
             run_id: "r".into(),
             game_id: 7,
             pair_id: 3,
-            variant: VariantKind::Chess960,
+            variant: VariantKind::Chess960.variant(),
             start_number: Some(518),
             start_fen: "s".into(),
             opening_moves: vec!["e2e4".into()],
@@ -177,7 +178,10 @@ mod tests {
         for tc in ["nodes=1000", "10+0.1 / depth=5"] {
             let sent = record(tc);
             let wire = v1::GameRecord::try_from(&sent).unwrap();
-            assert_eq!(game_record(&wire, "r", VariantKind::Chess960, 0), Ok(sent));
+            assert_eq!(
+                game_record(&wire, "r", VariantKind::Chess960.variant(), 0),
+                Ok(sent)
+            );
         }
     }
 
@@ -185,11 +189,11 @@ mod tests {
     fn a_bad_game_is_named_by_its_index_and_field() {
         let mut wire = v1::GameRecord::try_from(&record("depth=2")).unwrap();
         wire.result = 0;
-        let e = game_record(&wire, "r", VariantKind::Chess, 3).unwrap_err();
+        let e = game_record(&wire, "r", VariantKind::Chess.variant(), 3).unwrap_err();
         assert_eq!(e.to_string(), "games[3].result: unspecified");
         wire.result = 1;
         wire.black_time_control = None;
-        let e = game_record(&wire, "r", VariantKind::Chess, 0).unwrap_err();
+        let e = game_record(&wire, "r", VariantKind::Chess.variant(), 0).unwrap_err();
         assert_eq!(e.to_string(), "games[0].black_time_control: missing");
         let e = v1::GameRecord::try_from(&record("fast")).unwrap_err();
         assert!(

@@ -12,7 +12,7 @@ use ajaxlab_arena::referee::{Adjudication, DEFAULT_TIME_MARGIN};
 use ajaxlab_arena::tc::TimeControlError;
 use ajaxlab_arena::{MatchConfig, TimeControl};
 use ajaxlab_engine::{Features, Params};
-use ajaxlab_rules::VariantKind;
+use ajaxlab_rules::{Variant, VariantKind, VariantSet};
 use ajaxlab_store::ids::{CampaignId, UnitId};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -48,7 +48,11 @@ impl From<UnitSpec<'_>> for v1::WorkUnit {
             lease_ms: u64::try_from(u.lease.as_millis()).unwrap_or(u64::MAX),
             campaign_id: u.campaign_id.to_string(),
             run_id: config.run_id.clone(),
-            variant: config.variant.to_wire(),
+            variant: config
+                .variant
+                .builtin()
+                .map_or(i32::from(v1::Variant::Unspecified), VariantKind::to_wire),
+            file_variant: file_variant(config.variant),
             openings: Some(v1::Openings::from(&config.openings.source)),
             random_plies: config.openings.random_plies,
             players: config.players.iter().map(v1::Player::from).collect(),
@@ -70,12 +74,40 @@ impl From<UnitSpec<'_>> for v1::WorkUnit {
     }
 }
 
+/// A variant of a user's file as sent, `None` for a built-in.
+fn file_variant(variant: &'static Variant) -> Option<v1::FileVariant> {
+    let text = variant.definition()?;
+    Some(v1::FileVariant {
+        name: variant.name().to_owned(),
+        variants_ini: text.to_owned(),
+    })
+}
+
+/// The variant a unit plays: a built-in, or a section of the file it
+/// carries, loaded once per process.
+fn unit_variant(unit: &v1::WorkUnit) -> Result<&'static Variant, WireError> {
+    let Some(file) = &unit.file_variant else {
+        return Ok(VariantKind::from_wire(unit.variant, "WorkUnit.variant")?.variant());
+    };
+    if unit.variant != i32::from(v1::Variant::Unspecified) {
+        return Err(WireError::invalid(
+            "WorkUnit.variant",
+            "set together with file_variant: a unit plays one variant",
+        ));
+    }
+    let field = "WorkUnit.file_variant.variants_ini";
+    let set = VariantSet::with_text(field, &file.variants_ini)
+        .map_err(|e| WireError::invalid(field, e))?;
+    set.find(&file.name)
+        .map_err(|e| WireError::invalid("WorkUnit.file_variant.name", e))
+}
+
 impl TryFrom<&v1::WorkUnit> for MatchConfig {
     type Error = WireError;
 
     /// The match a work unit describes, for the worker that plays it.
     fn try_from(unit: &v1::WorkUnit) -> Result<MatchConfig, WireError> {
-        let variant = VariantKind::from_wire(unit.variant, "WorkUnit.variant")?;
+        let variant = unit_variant(unit)?;
         let source =
             OpeningSource::try_from(required(unit.openings.as_ref(), "WorkUnit.openings")?)
                 .map_err(|e| e.within("WorkUnit.openings"))?
@@ -306,7 +338,7 @@ fn millis(d: Duration) -> u64 {
 
 /// The player a wire player describes, in a unit of `variant`; errors name
 /// fields from the player down.
-fn player_config(p: &v1::Player, variant: VariantKind) -> Result<PlayerConfig, WireError> {
+fn player_config(p: &v1::Player, variant: &'static Variant) -> Result<PlayerConfig, WireError> {
     use v1::player::Engine;
     let tc = TimeControl::try_from(required(p.time_control.as_ref(), "time_control")?)
         .map_err(|e| e.within("time_control"))?;
@@ -344,7 +376,7 @@ fn builtin(b: &v1::BuiltinEngine) -> Result<PlayerKind, WireError> {
 /// has an empty command here: the worker runs its fetched copy (and the
 /// fetched copies of option files) instead, so a unit with one cannot be
 /// played before that.
-fn uci(u: &v1::UciEngine, name: &str, variant: VariantKind) -> Result<PlayerKind, WireError> {
+fn uci(u: &v1::UciEngine, name: &str, variant: &'static Variant) -> Result<PlayerKind, WireError> {
     let command = match (&u.sha256, u.worker_path.is_empty()) {
         (Some(_), true) => PathBuf::new(),
         (None, false) => PathBuf::from(&u.worker_path),
@@ -454,6 +486,48 @@ bench = 151414
         );
         // The wire form of the wire form is the same unit.
         assert_eq!(unit(&got), wire);
+    }
+
+    /// A variant of a user's file travels whole: a worker with no copy of
+    /// the file plays the same variant (the same value, loaded once).
+    #[test]
+    fn a_file_variant_travels_with_its_definition() {
+        let model = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/fsf/model-variants.ini"
+        );
+        let sent = config(&format!(
+            "variant = \"dropwazir\"\nvariants = \"{model}\"\ntc = \"nodes=100\"\n"
+        ));
+        let wire = unit(&sent);
+        assert_eq!(wire.variant, i32::from(v1::Variant::Unspecified));
+        let file = wire.file_variant.as_ref().unwrap();
+        assert_eq!(file.name, "dropwazir");
+        assert_eq!(Some(file.variants_ini.as_str()), sent.variant.definition());
+        let got = MatchConfig::try_from(&wire).unwrap();
+        assert!(std::ptr::eq(got.variant, sent.variant));
+        assert_eq!(unit(&got), wire);
+        type Break = fn(&mut v1::WorkUnit);
+        let cases: [(Break, &str); 3] = [
+            (
+                |u| u.variant = 3,
+                "WorkUnit.variant: set together with file_variant",
+            ),
+            (
+                |u| u.file_variant.as_mut().unwrap().name = "nosuch".into(),
+                "WorkUnit.file_variant.name: unknown variant 'nosuch'",
+            ),
+            (
+                |u| u.file_variant.as_mut().unwrap().variants_ini = "[x:chess]\nbogus = 1\n".into(),
+                "WorkUnit.file_variant.variants_ini: WorkUnit.file_variant.variants_ini:2: bogus",
+            ),
+        ];
+        for (break_it, want) in cases {
+            let mut bad = wire.clone();
+            break_it(&mut bad);
+            let e = MatchConfig::try_from(&bad).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{e}\nwanted {want}");
+        }
     }
 
     #[test]

@@ -3,7 +3,6 @@
 
 use rusqlite::types::{ToSql, ToSqlOutput, ValueRef};
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::{Digest, Sha256};
 use std::fmt;
 use std::str::FromStr;
 
@@ -64,12 +63,7 @@ impl TokenHash {
     /// The hash of a presented token, without the whitespace around it.
     #[must_use]
     pub fn of(token: &str) -> TokenHash {
-        TokenHash(
-            Sha256::digest(token.trim().as_bytes())
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect(),
-        )
+        TokenHash(crate::sha256_hex(token.trim().as_bytes()))
     }
 
     /// The hash as stored (64 hex digits; empty for a worker registered
