@@ -87,6 +87,30 @@ fn match_stops_at_the_verdict_and_its_llr_is_the_calculators() {
         "match: {match_llr}\nstats: {calc_llr}"
     );
     assert!(match_llr.contains("[-100, 200] logistic"), "{match_llr}");
+
+    // Resumed, the decided match plays no game: the stored pairs alone
+    // cross the bound again, and the LLR over them is the same.
+    let resumed = Command::new(BIN)
+        .args(["match", "--config"])
+        .arg(&config)
+        .args(["--games", "400", "--concurrency", "2", "--quiet", "--out"])
+        .arg(&out_dir)
+        .args([
+            "--sprt", "-100,200", "--model", "logistic", "--alpha", "0.1", "--resume",
+        ])
+        .output()
+        .unwrap();
+    let resumed_out = text(&resumed);
+    assert!(resumed.status.success(), "{resumed_out}");
+    assert_eq!(
+        line(&resumed_out, "resumed:"),
+        format!("resumed: {} games were stored, 0 played now", pairs * 2)
+    );
+    assert!(
+        line(&resumed_out, "SPRT").contains("H1 accepted after"),
+        "{resumed_out}"
+    );
+    assert_eq!(line(&resumed_out, "LLR"), match_llr);
 }
 
 #[test]

@@ -162,3 +162,48 @@ fn a_second_tournament_without_out_gets_a_directory_of_its_own() {
     );
     assert!(plain.contains("wrote runs/match-chess-1-3/"), "{plain}");
 }
+
+#[test]
+fn a_resumed_gauntlet_goes_on_with_each_pairing_and_a_larger_games_extends_it() {
+    let dir = field_dir("resume");
+    tournament("gauntlet", "g", &dir);
+    let resumed = ajaxlab(
+        &[
+            "match",
+            "--config",
+            "field.toml",
+            "--tournament",
+            "gauntlet",
+            "--quiet",
+            "--out",
+            "g",
+            "--games",
+            "10",
+            "--resume",
+        ],
+        &dir,
+    );
+    let rows = rating_rows(&ajaxlab(&["report", "g"], &dir));
+    let mut games: Vec<(&str, u64)> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
+    games.sort_unstable();
+    assert_eq!(games, [("d1", 20), ("d2", 10), ("d3", 10)], "{resumed}");
+    // Without --resume the same directory is refused, its games kept.
+    let o = Command::new(BIN)
+        .args([
+            "match",
+            "--config",
+            "field.toml",
+            "--tournament",
+            "gauntlet",
+        ])
+        .args(["--quiet", "--out", "g"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("holds the games of an earlier run"),
+        "{stderr}"
+    );
+}

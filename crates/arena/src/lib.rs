@@ -18,10 +18,11 @@ pub mod pgn;
 pub mod pgn_book;
 pub mod player;
 pub mod referee;
+pub mod resume;
 pub mod runner;
 pub mod tc;
 pub mod tournament;
 
 pub use config::{ConfigError, MatchConfig, MatchFile, Overrides};
-pub use runner::{MatchSummary, Progress, run_match, run_sprt_match};
+pub use runner::{MatchSummary, Progress, Start, run_match, run_sprt_match};
 pub use tc::TimeControl;

@@ -185,7 +185,8 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-fn player_record(p: &dyn Player) -> PlayerRecord {
+/// What a game records of its player.
+pub(crate) fn player_record(p: &dyn Player) -> PlayerRecord {
     PlayerRecord {
         name: p.name().to_owned(),
         version: p.version(),

@@ -6,19 +6,37 @@ use crate::config::{MatchConfig, OutError, PlayerConfig, PlayerKind, holds_games
 use crate::live::LiveStats;
 use crate::pgn::game_pgn;
 use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer, bench};
-use crate::referee::{GameSpec, play_game};
+use crate::referee::{GameSpec, play_game, player_record};
+use crate::resume::{ResumeError, StoredPairs, stored_pairs};
 use ajaxlab_stats::{LlrBounds, Pentanomial, RandomSource, SplitMix64, Sprt, SprtError, Status};
-use ajaxlab_store::{FileMetadata, GameRecord, StoreError, write_games};
+use ajaxlab_store::{FileMetadata, GameRecord, PlayerRecord, StoreError, write_games};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 /// Games buffered before a Parquet file is written.
 const GAMES_PER_FILE: usize = 500;
+
+/// The longest finished games wait in memory before they are written: a
+/// match killed at any moment loses only the pairs in flight and those
+/// that finished within this time, and `--resume` plays them again.
+const FLUSH_EVERY: Duration = Duration::from_secs(60);
+
+/// Whether a match starts afresh or goes on with the games its directory
+/// holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Into a directory that holds no games (a match never adds to an
+    /// earlier one's games).
+    New,
+    /// Goes on with the pairs the directory holds, each checked to be the
+    /// pair this match would play ([`crate::resume`]); the rest are played.
+    Resume,
+}
 
 /// A match that could not run.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +63,9 @@ pub enum MatchError {
     /// The output directory holds games already.
     #[error(transparent)]
     Out(#[from] OutError),
+    /// A resumed match's directory holds games it would not play.
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
     /// The SPRT cannot judge the results (bounds no distribution attains).
     #[error("SPRT: {0}")]
     Sprt(#[from] SprtError),
@@ -63,8 +84,10 @@ pub enum MatchError {
 pub struct MatchSummary {
     /// Final statistics, first player's view.
     pub stats: LiveStats,
-    /// Parquet files written.
+    /// Parquet files written (and, resumed, those found).
     pub files: Vec<PathBuf>,
+    /// Pairs found stored by a resumed match, counted in `stats`.
+    pub resumed_pairs: u64,
     /// Wall time.
     pub elapsed: Duration,
     /// Where the SPRT of [`run_sprt_match`] decided (`None` without a test
@@ -156,14 +179,19 @@ fn param_names() -> Vec<&'static str> {
         .collect()
 }
 
-/// Runs the match into `config.out`, which must hold no games; a match
-/// that fails leaves no empty directory behind.
+/// Runs the match into `config.out`, which must hold no games for a
+/// [`Start::New`]; a match that fails leaves no empty directory behind.
 ///
 /// # Errors
-/// [`MatchError`] if the output directory holds games, a player cannot be
-/// used or results cannot be written.
-pub fn run_match(config: &MatchConfig, progress: Progress) -> Result<MatchSummary, MatchError> {
-    play_into_new_directory(config, progress, None)
+/// [`MatchError`] if the output directory holds games (new) or others than
+/// this match's (resumed), a player cannot be used or results cannot be
+/// written.
+pub fn run_match(
+    config: &MatchConfig,
+    progress: Progress,
+    start: Start,
+) -> Result<MatchSummary, MatchError> {
+    play_into_directory(config, progress, None, start)
 }
 
 /// Runs the match as [`run_match`] does, but stops handing out pairs once
@@ -179,21 +207,23 @@ pub fn run_sprt_match(
     config: &MatchConfig,
     progress: Progress,
     sprt: &mut Sprt,
+    start: Start,
 ) -> Result<MatchSummary, MatchError> {
     sprt.update(Pentanomial::default())?;
-    play_into_new_directory(config, progress, Some(sprt))
+    play_into_directory(config, progress, Some(sprt), start)
 }
 
-fn play_into_new_directory(
+fn play_into_directory(
     config: &MatchConfig,
     progress: Progress,
     sprt: Option<&mut Sprt>,
+    start: Start,
 ) -> Result<MatchSummary, MatchError> {
-    if holds_games(&config.out) {
+    if start == Start::New && holds_games(&config.out) {
         return Err(OutError::HoldsGames(config.out.clone()).into());
     }
     let created = !config.out.exists();
-    let result = create_and_play(config, progress, sprt);
+    let result = create_and_play(config, progress, sprt, start);
     if result.is_err() && created {
         // Only an empty directory goes: `remove_dir` refuses any other.
         let _ = std::fs::remove_dir(&config.out);
@@ -201,15 +231,13 @@ fn play_into_new_directory(
     result
 }
 
-fn create_and_play(
+/// Checks that each player can play, and is the build its bench says,
+/// before any game; returns what each would record of itself.
+fn check_players(
     config: &MatchConfig,
-    progress: Progress,
-    mut sprt: Option<&mut Sprt>,
-) -> Result<MatchSummary, MatchError> {
-    let never = Arc::new(AtomicBool::new(false));
-    // Fail before any game if a player cannot play, or is not the build
-    // its bench says.
-    for p in &config.players {
+    never: &Arc<AtomicBool>,
+) -> Result<[PlayerRecord; 2], MatchError> {
+    let check = |p: &PlayerConfig| -> Result<PlayerRecord, MatchError> {
         if let PlayerKind::Uci(u) = &p.kind
             && let Some(stated) = &u.bench
         {
@@ -220,8 +248,26 @@ fn create_and_play(
                 }
             })?;
         }
-        make_player(p, 1, &never)?;
-    }
+        Ok(player_record(
+            make_player(p, config.hash_mb, never)?.as_ref(),
+        ))
+    };
+    let [first, second] = &config.players;
+    Ok([check(first)?, check(second)?])
+}
+
+fn create_and_play(
+    config: &MatchConfig,
+    progress: Progress,
+    mut sprt: Option<&mut Sprt>,
+    start: Start,
+) -> Result<MatchSummary, MatchError> {
+    let never = Arc::new(AtomicBool::new(false));
+    let records = check_players(config, &never)?;
+    let stored = match start {
+        Start::New => StoredPairs::default(),
+        Start::Resume => stored_pairs(config, &records)?,
+    };
     std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {
         path: config.out.display().to_string(),
         source,
@@ -243,27 +289,33 @@ fn create_and_play(
     };
     let log_lines = progress == Progress::Auto && !std::io::stderr().is_terminal();
 
-    let next_pair = AtomicU64::new(0);
+    let todo: Vec<u64> = (0..config.pairs)
+        .filter(|pair| !stored.pairs.contains_key(pair))
+        .collect();
+    let next = AtomicUsize::new(0);
     let decided = AtomicBool::new(false);
     let (tx, rx) = channel::<Result<[GameRecord; 2], MatchError>>();
-    let threads = config
-        .concurrency
-        .min(usize::try_from(config.pairs).unwrap_or(usize::MAX))
-        .max(1);
-    let mut stats = LiveStats::default();
-    let mut sprt_stop = None;
-    let mut files = Vec::new();
-    let mut pending: Vec<GameRecord> = Vec::new();
+    let threads = config.concurrency.min(todo.len());
+    let mut tally = Tally::default();
     let mut all_for_pgn: Vec<GameRecord> = Vec::new();
+    for pair in stored.pairs.values() {
+        tally.count(pair, sprt.as_deref_mut())?;
+        if config.pgn {
+            all_for_pgn.extend(pair.iter().cloned());
+        }
+    }
+    decided.store(tally.sprt_stop.is_some(), Ordering::Relaxed);
+    bar.set_position(tally.stats.games());
+    let mut files = stored.files;
+    let mut pending: Vec<GameRecord> = Vec::new();
     let names = param_names();
     let mut last_log = Instant::now();
+    let mut last_flush = Instant::now();
 
     let result: Result<(), MatchError> = std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let next_pair = &next_pair;
-            let decided = &decided;
-            let never = &never;
+            let (next, todo, decided, never) = (&next, &todo, &decided, &never);
             scope.spawn(move || {
                 let made = (|| {
                     Ok::<_, MatchError>([
@@ -279,10 +331,9 @@ fn create_and_play(
                     }
                 };
                 while !decided.load(Ordering::Relaxed) {
-                    let pair = next_pair.fetch_add(1, Ordering::Relaxed);
-                    if pair >= config.pairs {
+                    let Some(&pair) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
-                    }
+                    };
                     if tx.send(Ok(play_pair(config, pair, &mut players))).is_err() {
                         break;
                     }
@@ -292,18 +343,10 @@ fn create_and_play(
         drop(tx);
         for message in rx {
             let games = message?;
-            stats.add_pair(&games[0], &games[1]);
-            if let Some(sprt) = sprt.as_deref_mut()
-                && sprt.update(stats.pentanomial)? != Status::Continue
-                && sprt_stop.is_none()
-            {
-                sprt_stop = Some(SprtStop {
-                    pairs: stats.pentanomial.pairs(),
-                    llr: sprt.llr(),
-                    bounds: sprt.effective_bounds(),
-                });
+            if tally.count(&games, sprt.as_deref_mut())? {
                 decided.store(true, Ordering::Relaxed);
             }
+            let stats = &tally.stats;
             bar.inc(2);
             let line = match sprt.as_deref() {
                 Some(sprt) => format!("{stats}  {}", sprt.standing()),
@@ -325,8 +368,9 @@ fn create_and_play(
                 all_for_pgn.extend(games.iter().cloned());
             }
             pending.extend(games);
-            if pending.len() >= GAMES_PER_FILE {
+            if pending.len() >= GAMES_PER_FILE || last_flush.elapsed() >= FLUSH_EVERY {
                 files.push(flush(config, &mut pending, files.len(), &names)?);
+                last_flush = Instant::now();
             }
         }
         if !pending.is_empty() {
@@ -342,11 +386,43 @@ fn create_and_play(
         ajaxlab_store::atomic::write_text(&config.out.join("games.pgn"), &text)?;
     }
     Ok(MatchSummary {
-        stats,
+        stats: tally.stats,
         files,
+        resumed_pairs: stored.pairs.len() as u64,
         elapsed: started.elapsed(),
-        sprt_stop,
+        sprt_stop: tally.sprt_stop,
     })
+}
+
+/// The running count of a match's pairs, and where its SPRT decided.
+#[derive(Default)]
+struct Tally {
+    stats: LiveStats,
+    sprt_stop: Option<SprtStop>,
+}
+
+impl Tally {
+    /// Counts a finished pair and feeds the SPRT; true when this pair
+    /// made it decide.
+    fn count(
+        &mut self,
+        games: &[GameRecord; 2],
+        sprt: Option<&mut Sprt>,
+    ) -> Result<bool, SprtError> {
+        self.stats.add_pair(&games[0], &games[1]);
+        let Some(sprt) = sprt else {
+            return Ok(false);
+        };
+        if sprt.update(self.stats.pentanomial)? == Status::Continue || self.sprt_stop.is_some() {
+            return Ok(false);
+        }
+        self.sprt_stop = Some(SprtStop {
+            pairs: self.stats.pentanomial.pairs(),
+            llr: sprt.llr(),
+            bounds: sprt.effective_bounds(),
+        });
+        Ok(true)
+    }
 }
 
 fn flush(
@@ -356,7 +432,16 @@ fn flush(
     names: &[&str],
 ) -> Result<PathBuf, MatchError> {
     pending.sort_by_key(|g| g.game_id);
-    let path = config.out.join(format!("games-{:05}.parquet", index));
+    // The first free number from `index`: a resumed match never replaces
+    // a file it found.
+    let mut number = index;
+    let path = loop {
+        let path = config.out.join(format!("games-{number:05}.parquet"));
+        if !path.exists() {
+            break path;
+        }
+        number += 1;
+    };
     let metadata = FileMetadata {
         param_names: names.iter().map(|&n| n.to_owned()).collect(),
         variants_ini: config.variant.definition().map(str::to_owned),

@@ -5,7 +5,7 @@
 //! a rating table over the whole field.
 
 use crate::config::{MatchConfig, PlayerConfig};
-use crate::runner::{MatchError, MatchSummary, Progress, run_match};
+use crate::runner::{MatchError, MatchSummary, Progress, Start, run_match};
 use std::fmt;
 use std::str::FromStr;
 
@@ -93,19 +93,21 @@ pub fn pairing_configs(
 }
 
 /// Plays every pairing in turn, each with the base config's concurrency;
-/// `announce` is called before each.
+/// `announce` is called before each. Resumed, each pairing goes on with
+/// the games its directory holds (a finished one plays none).
 ///
 /// # Errors
 /// The first pairing's [`MatchError`]; the pairings played before it stay.
 pub fn run_tournament(
     pairings: Vec<((usize, usize), MatchConfig)>,
     progress: Progress,
+    start: Start,
     mut announce: impl FnMut(&MatchConfig),
 ) -> Result<Vec<PairingSummary>, MatchError> {
     let mut played = Vec::with_capacity(pairings.len());
     for (players, config) in pairings {
         announce(&config);
-        let summary = run_match(&config, progress)?;
+        let summary = run_match(&config, progress, start)?;
         played.push(PairingSummary {
             players,
             config,

@@ -6,7 +6,7 @@
     reason = "test code: a failed unwrap is a failed test"
 )]
 
-use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, run_match};
+use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, Start, run_match};
 use ajaxlab_rules::{Game, Position, VariantKind};
 use ajaxlab_store::{FileMetadata, GameRecord, Termination, read_games, write_games};
 use std::path::PathBuf;
@@ -62,8 +62,18 @@ fn timeless(mut g: GameRecord) -> GameRecord {
 #[test]
 fn the_same_seed_and_node_limits_give_the_same_games() {
     for variant in ["afc", "amrc"] {
-        let a = run_match(&config(variant, 6, temp_dir("repro-a"), 2), Progress::Quiet).unwrap();
-        let b = run_match(&config(variant, 6, temp_dir("repro-b"), 1), Progress::Quiet).unwrap();
+        let a = run_match(
+            &config(variant, 6, temp_dir("repro-a"), 2),
+            Progress::Quiet,
+            Start::New,
+        )
+        .unwrap();
+        let b = run_match(
+            &config(variant, 6, temp_dir("repro-b"), 1),
+            Progress::Quiet,
+            Start::New,
+        )
+        .unwrap();
         let ga: Vec<GameRecord> = games_of(&a.files).into_iter().map(timeless).collect();
         let gb: Vec<GameRecord> = games_of(&b.files).into_iter().map(timeless).collect();
         assert_eq!(ga.len(), 6);
@@ -75,7 +85,12 @@ fn the_same_seed_and_node_limits_give_the_same_games() {
 #[test]
 fn every_record_replays_and_its_result_follows_from_the_moves() {
     let out = temp_dir("replay");
-    let summary = run_match(&config("afc", 8, out.clone(), 2), Progress::Quiet).unwrap();
+    let summary = run_match(
+        &config("afc", 8, out.clone(), 2),
+        Progress::Quiet,
+        Start::New,
+    )
+    .unwrap();
     let games = games_of(&summary.files);
     assert_eq!(games.len(), 8);
     let ids: std::collections::HashSet<u64> = games.iter().map(|g| g.game_id).collect();
@@ -123,7 +138,12 @@ fn every_record_replays_and_its_result_follows_from_the_moves() {
 #[test]
 fn parquet_round_trips_records_and_parameter_names() {
     let out = temp_dir("roundtrip");
-    let summary = run_match(&config("amrc", 2, out.clone(), 1), Progress::Quiet).unwrap();
+    let summary = run_match(
+        &config("amrc", 2, out.clone(), 1),
+        Progress::Quiet,
+        Start::New,
+    )
+    .unwrap();
     let games = games_of(&summary.files);
     let path = out.join("copy.parquet");
     let metadata = FileMetadata {
@@ -150,10 +170,20 @@ fn a_write_that_fails_leaves_no_file() {
 #[test]
 fn a_run_directory_that_holds_games_is_never_overwritten() {
     let out = temp_dir("kept");
-    let first = run_match(&config("afc", 2, out.clone(), 1), Progress::Quiet).unwrap();
+    let first = run_match(
+        &config("afc", 2, out.clone(), 1),
+        Progress::Quiet,
+        Start::New,
+    )
+    .unwrap();
     let before = games_of(&first.files);
     // A run into it is refused.
-    let again = run_match(&config("afc", 2, out.clone(), 1), Progress::Quiet).unwrap_err();
+    let again = run_match(
+        &config("afc", 2, out.clone(), 1),
+        Progress::Quiet,
+        Start::New,
+    )
+    .unwrap_err();
     assert!(again.to_string().contains("never overwritten"), "{again}");
     assert_eq!(
         games_of(&first.files),
@@ -175,6 +205,108 @@ fn a_failed_start_leaves_no_empty_run_directory() {
         },
     )
     .unwrap();
-    assert!(run_match(&config, Progress::Quiet).is_err());
+    assert!(run_match(&config, Progress::Quiet, Start::New).is_err());
     assert!(!out.exists(), "{} was left behind", out.display());
+}
+
+/// Writes the games of `pairs` (of `games`, a whole match's) into `out`,
+/// as a match stopped with only those pairs written would have left it.
+fn store_pairs(out: &std::path::Path, games: &[GameRecord], pairs: &[u64]) {
+    std::fs::create_dir_all(out).unwrap();
+    let kept: Vec<GameRecord> = games
+        .iter()
+        .filter(|g| pairs.contains(&g.pair_id))
+        .cloned()
+        .collect();
+    write_games(
+        &out.join("games-00000.parquet"),
+        &kept,
+        &FileMetadata::default(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_resumed_match_plays_only_the_missing_pairs_and_ends_as_the_whole_match() {
+    let whole = run_match(
+        &config("afc", 8, temp_dir("whole"), 1),
+        Progress::Quiet,
+        Start::New,
+    )
+    .unwrap();
+    let whole_games = games_of(&whole.files);
+    let out = temp_dir("resumed");
+    store_pairs(&out, &whole_games, &[0, 2]);
+    let resumed = run_match(
+        &config("afc", 8, out.clone(), 2),
+        Progress::Quiet,
+        Start::Resume,
+    )
+    .unwrap();
+    assert_eq!(resumed.resumed_pairs, 2);
+    assert_eq!(
+        resumed.stats.games(),
+        8,
+        "the stored pairs are counted once"
+    );
+    assert_eq!(resumed.stats.pentanomial, whole.stats.pentanomial);
+    assert_eq!(resumed.files.len(), 2, "{:?}", resumed.files);
+    let resumed_games: Vec<GameRecord> =
+        games_of(&resumed.files).into_iter().map(timeless).collect();
+    let whole_games: Vec<GameRecord> = whole_games.into_iter().map(timeless).collect();
+    assert_eq!(resumed_games, whole_games);
+
+    // A finished match resumed plays nothing; a larger --games extends it.
+    let again = run_match(
+        &config("afc", 8, out.clone(), 1),
+        Progress::Quiet,
+        Start::Resume,
+    )
+    .unwrap();
+    assert_eq!((again.resumed_pairs, again.stats.games()), (4, 8));
+    let extended = run_match(
+        &config("afc", 10, out.clone(), 1),
+        Progress::Quiet,
+        Start::Resume,
+    )
+    .unwrap();
+    assert_eq!((extended.resumed_pairs, extended.stats.games()), (4, 10));
+}
+
+#[test]
+fn a_match_resumes_only_its_own_games() {
+    let first = run_match(
+        &config("afc", 4, temp_dir("own"), 1),
+        Progress::Quiet,
+        Start::New,
+    )
+    .unwrap();
+    let games = games_of(&first.files);
+    let refused = |config: MatchConfig| {
+        let out = config.out.clone();
+        store_pairs(&out, &games, &[0, 1]);
+        run_match(&config, Progress::Quiet, Start::Resume)
+            .unwrap_err()
+            .to_string()
+    };
+    let mut other_tc = config("afc", 4, temp_dir("other-tc"), 1);
+    other_tc.players[1].tc = "nodes=500".parse().unwrap();
+    let e = refused(other_tc);
+    assert!(e.contains("game 0 (pair 0) was played with time control \"nodes=400\", where this match plays \"nodes=400 / nodes=500\""), "{e}");
+    let mut other_seed = config("afc", 4, temp_dir("other-seed"), 1);
+    other_seed.seed = 43;
+    let e = refused(other_seed);
+    assert!(e.contains("was played with seed"), "{e}");
+    let mut other_params = config("afc", 4, temp_dir("other-params"), 1);
+    if let ajaxlab_arena::config::PlayerKind::Builtin(params, _) = &mut other_params.players[0].kind
+    {
+        params.set("afc.falcon.mg", 600).unwrap();
+    }
+    let e = refused(other_params);
+    assert!(e.contains("parameters White afc.falcon.mg = "), "{e}");
+    let e = refused(config("afc", 2, temp_dir("fewer"), 1));
+    assert!(
+        e.contains("holds pair 1, beyond the 2 games asked for: resume with --games 4 or more"),
+        "{e}"
+    );
 }

@@ -7,7 +7,7 @@ use super::sprt_args::{SprtArgs, llr_line};
 use ajaxlab_arena::config::{OutChoice, directory_for_new_games, read_match_file};
 use ajaxlab_arena::tournament::{TournamentKind, pairing_configs, run_tournament};
 use ajaxlab_arena::{
-    MatchConfig, MatchFile, MatchSummary, Overrides, Progress, run_match, run_sprt_match,
+    MatchConfig, MatchFile, MatchSummary, Overrides, Progress, Start, run_match, run_sprt_match,
 };
 use ajaxlab_stats::{Sprt, Status};
 use std::path::PathBuf;
@@ -68,6 +68,12 @@ pub(crate) struct MatchArgs {
     /// No progress bar or log lines.
     #[arg(long)]
     quiet: bool,
+    /// Go on with a match that stopped (killed, a crash): give the command
+    /// that started it, with --resume. The pairs its output directory holds
+    /// are checked to be this match's and counted, and only the rest are
+    /// played. A larger --games extends a finished match.
+    #[arg(long, verbatim_doc_comment)]
+    resume: bool,
     /// Stop when the SPRT crosses a bound (pentanomial counts, checked as each pair finishes).
     #[command(flatten)]
     sprt: SprtArgs,
@@ -96,6 +102,11 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         out: args.out,
         seed: args.seed,
     };
+    let start = if args.resume {
+        Start::Resume
+    } else {
+        Start::New
+    };
     let progress = if args.quiet {
         Progress::Quiet
     } else {
@@ -104,10 +115,12 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(kind) = args.tournament {
         let (mut base, field) = MatchConfig::build_field(file, overrides, 2..=64)?;
         base.pgn |= args.pgn;
-        base.out = directory_for_new_games(base.out, out_choice)?;
+        if start == Start::New {
+            base.out = directory_for_new_games(base.out, out_choice)?;
+        }
         let pairings = pairing_configs(&base, &field, kind);
         for (_, c) in &pairings {
-            if ajaxlab_arena::config::holds_games(&c.out) {
+            if start == Start::New && ajaxlab_arena::config::holds_games(&c.out) {
                 anyhow::bail!(
                     "{} holds the games of an earlier run, which are never overwritten or added to: name a new directory with --out",
                     c.out.display()
@@ -121,7 +134,7 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             base.pairs * 2,
             base.out.display()
         );
-        let played = run_tournament(pairings, progress, |c| {
+        let played = run_tournament(pairings, progress, start, |c| {
             eprintln!(
                 "{} vs {} -> {}",
                 c.players[0].name,
@@ -142,7 +155,9 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     }
     let mut config = MatchConfig::build(file, overrides)?;
     config.pgn |= args.pgn;
-    config.out = directory_for_new_games(config.out, out_choice)?;
+    if start == Start::New {
+        config.out = directory_for_new_games(config.out, out_choice)?;
+    }
     eprintln!(
         "{}: {} vs {} ({} / {}), {} games, {} at once, openings {}, seed {}, output {}",
         config.variant,
@@ -157,10 +172,17 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         config.out.display()
     );
     let summary = match sprt.as_mut() {
-        Some(sprt) => run_sprt_match(&config, progress, sprt)?,
-        None => run_match(&config, progress)?,
+        Some(sprt) => run_sprt_match(&config, progress, sprt, start)?,
+        None => run_match(&config, progress, start)?,
     };
     let games = summary.stats.games();
+    let played_now = games - summary.resumed_pairs * 2;
+    if summary.resumed_pairs > 0 {
+        outln!(
+            "resumed: {} games were stored, {played_now} played now",
+            summary.resumed_pairs * 2
+        )?;
+    }
     outln!(
         "{} vs {}: {}",
         config.players[0].name,
@@ -168,9 +190,9 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         summary.stats
     )?;
     outln!(
-        "{games} games in {:.1} s ({:.0} games/hour)",
+        "{played_now} games in {:.1} s ({:.0} games/hour)",
         summary.elapsed.as_secs_f64(),
-        games as f64 * 3600.0 / summary.elapsed.as_secs_f64().max(1e-9)
+        played_now as f64 * 3600.0 / summary.elapsed.as_secs_f64().max(1e-9)
     )?;
     if let Some(sprt) = &sprt {
         outln!("{}", verdict_line(sprt, &summary))?;

@@ -104,18 +104,15 @@ fn fairy_stockfish_fix(engine_id: &str, options: &[(String, String)], command: &
     }
 }
 
-/// A file in the temporary directory holding the variants text `text`
-/// (one per process and text, written atomically), for engines that read a
-/// variant's definition from a path (`VariantPath`).
+/// A file in the temporary directory holding the variants text `text`,
+/// for engines that read a variant's definition from a path
+/// (`VariantPath`). It is named by the text's SHA-256, so every process
+/// and every run shares one file per text (none pile up, and a resumed
+/// match sends the same path), and written atomically when missing or
+/// different.
 fn definition_file(text: &str) -> Result<PathBuf, ajaxlab_store::StoreError> {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    let path = std::env::temp_dir().join(format!(
-        "ajaxlab-{}-variants-{:016x}.ini",
-        std::process::id(),
-        hasher.finish()
-    ));
+    let hash = ajaxlab_store::sha256_hex(text.as_bytes());
+    let path = std::env::temp_dir().join(format!("ajaxlab-variants-{}.ini", &hash[..16]));
     if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
         ajaxlab_store::atomic::write_text(&path, text)?;
     }
