@@ -188,3 +188,56 @@ fn a_book_is_made_for_a_section_of_a_variants_file() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `ajaxlab params` lists a file variant's piece values (named after the
+/// variant and the piece's letter) with the terms the variant reads, and
+/// `--from` takes a file that sets one.
+#[test]
+fn params_lists_and_reads_a_file_variant_s_piece_values() {
+    let spsa = stdout(&[
+        "params",
+        "--variants",
+        MODEL,
+        "--variant",
+        "lamehorse",
+        "--format",
+        "spsa",
+    ]);
+    let names: Vec<&str> = spsa.lines().filter_map(|l| l.split(',').next()).collect();
+    for name in [
+        "lamehorse.h.mg",
+        "lamehorse.e.eg",
+        "lamehorse.p.mg",
+        "chess.eval.tempo",
+    ] {
+        assert!(names.contains(&name), "{name}: {spsa}");
+    }
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("afc.") || n.starts_with("lamehorse.n.")),
+        "lamehorse has no knight and reads no AFC term: {spsa}"
+    );
+    let dir = scratch("params-from");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("values.toml");
+    std::fs::write(&file, "\"lamehorse.h.mg\" = 444\n").unwrap();
+    let toml = stdout(&[
+        "params",
+        "--variants",
+        MODEL,
+        "--variant",
+        "lamehorse",
+        "--from",
+        file.to_str().unwrap(),
+    ]);
+    assert!(toml.contains("\"lamehorse.h.mg\" = 444\n"), "{toml}");
+    // Without the file loaded, the name is unknown, and said so.
+    let o = ajaxlab(&["params", "--from", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("unknown parameter 'lamehorse.h.mg'"),
+        "{stderr}"
+    );
+}

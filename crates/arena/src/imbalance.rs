@@ -427,7 +427,7 @@ impl Imbalance {
                 apply_edit(&mut board, &m, e)?;
             }
         }
-        prune_castling(&before, &mut board, variant.def.castling.style);
+        prune_castling(&before, &mut board, variant.castling_style());
         let edited = board.fen();
         Position::from_fen_in(variant, &edited).map_err(|e| ImbalanceError {
             edit: self

@@ -186,11 +186,11 @@ fn now_ms() -> i64 {
 }
 
 /// What a game records of its player.
-pub(crate) fn player_record(p: &dyn Player) -> PlayerRecord {
+pub(crate) fn player_record(p: &dyn Player, variant: &'static Variant) -> PlayerRecord {
     PlayerRecord {
         name: p.name().to_owned(),
         version: p.version(),
-        params: p.param_values(),
+        params: p.param_values(variant),
         options: p.options(),
     }
 }
@@ -306,8 +306,8 @@ pub fn play_game(
         start_fen: spec.opening.start.fen(),
         opening_moves,
         seed: spec.seed,
-        white: player_record(white),
-        black: player_record(black),
+        white: player_record(white, spec.variant),
+        black: player_record(black, spec.variant),
         time_control: TimeControl::record_text(spec.tc[0], spec.tc[1]),
         result,
         termination,
@@ -364,7 +364,7 @@ mod tests {
         fn version(&self) -> String {
             String::new()
         }
-        fn param_values(&self) -> Vec<i32> {
+        fn param_values(&self, _variant: &'static Variant) -> Vec<i32> {
             Vec::new()
         }
         fn new_game(&mut self) -> Result<(), PlayerError> {

@@ -10,6 +10,7 @@
 use crate::config::MatchConfig;
 use crate::runner::pair_seed;
 use crate::tc::TimeControl;
+use ajaxlab_rules::Variant;
 use ajaxlab_store::{GameRecord, PlayerRecord, StoreError, read_games};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -229,8 +230,8 @@ fn check_game(
     } else {
         (&players[1], &players[0])
     };
-    same_player("White", &game.white, white_record)?;
-    same_player("Black", &game.black, black_record)
+    same_player("White", &game.white, white_record, config.variant)?;
+    same_player("Black", &game.black, black_record, config.variant)
 }
 
 /// A side's player: its name, version and options, and, for the builtin
@@ -239,6 +240,7 @@ fn same_player(
     side: &'static str,
     stored: &PlayerRecord,
     expected: &PlayerRecord,
+    variant: &'static Variant,
 ) -> Result<(), Difference> {
     let what = |label: &'static str, stored: String, expected: String| Difference {
         what: label,
@@ -267,7 +269,9 @@ fn same_player(
         return Err(what("options", text(stored), text(expected)));
     }
     if stored.params != expected.params {
-        let names = ajaxlab_engine::params::SPECS.iter().map(|s| s.name);
+        let names = ajaxlab_engine::params::specs_for(variant)
+            .into_iter()
+            .map(|s| s.name);
         let first = stored
             .params
             .iter()

@@ -8,6 +8,7 @@ use crate::pgn::game_pgn;
 use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer, bench};
 use crate::referee::{GameSpec, play_game, player_record};
 use crate::resume::{ResumeError, StoredPairs, stored_pairs};
+use ajaxlab_rules::Variant;
 use ajaxlab_stats::{LlrBounds, Pentanomial, RandomSource, SplitMix64, Sprt, SprtError, Status};
 use ajaxlab_store::{FileMetadata, GameRecord, PlayerRecord, StoreError, write_games};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -172,8 +173,10 @@ pub fn play_pair(
     [first, second]
 }
 
-fn param_names() -> Vec<&'static str> {
-    ajaxlab_engine::params::SPECS
+/// The names of the parameters a builtin player records in games of
+/// `variant`.
+fn param_names(variant: &'static Variant) -> Vec<&'static str> {
+    ajaxlab_engine::params::specs_for(variant)
         .iter()
         .map(|s| s.name)
         .collect()
@@ -248,9 +251,8 @@ fn check_players(
                 }
             })?;
         }
-        Ok(player_record(
-            make_player(p, config.hash_mb, never)?.as_ref(),
-        ))
+        let player = make_player(p, config.hash_mb, never)?;
+        Ok(player_record(player.as_ref(), config.variant))
     };
     let [first, second] = &config.players;
     Ok([check(first)?, check(second)?])
@@ -308,7 +310,7 @@ fn create_and_play(
     bar.set_position(tally.stats.games());
     let mut files = stored.files;
     let mut pending: Vec<GameRecord> = Vec::new();
-    let names = param_names();
+    let names = param_names(config.variant);
     let mut last_log = Instant::now();
     let mut last_flush = Instant::now();
 

@@ -310,3 +310,47 @@ fn a_match_resumes_only_its_own_games() {
         "{e}"
     );
 }
+
+/// A variant of a user's file: its pieces' values are parameters a player
+/// sets by name, and every game records them beside the table's, under
+/// names the file's metadata lists.
+#[test]
+fn a_file_variant_s_piece_values_are_set_and_recorded_by_name() {
+    let variants = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/designer/squirrel.ini"
+    );
+    let file: MatchFile = toml::from_str(&format!(
+        "variant = \"squirrel\"\nvariants = \"{variants}\"\n\
+         [adjudication]\nmax_plies = 40\n\
+         [[players]]\nengine = \"builtin\"\nset = {{ \"squirrel.s.mg\" = 700 }}\n\
+         [[players]]\nengine = \"builtin\"\n"
+    ))
+    .unwrap();
+    let out = temp_dir("squirrel-values");
+    let config = MatchConfig::build(
+        file,
+        Overrides {
+            games: Some(2),
+            concurrency: Some(1),
+            tc: Some("nodes=300".into()),
+            out: Some(out),
+            ..Overrides::default()
+        },
+    )
+    .unwrap();
+    let summary = run_match(&config, Progress::Quiet, Start::New).unwrap();
+    let stored = read_games(&summary.files[0]).unwrap();
+    let names = &stored.metadata.param_names;
+    let at = names.iter().position(|n| n == "squirrel.s.mg").unwrap();
+    let default = ajaxlab_engine::Params::default()
+        .get("squirrel.s.mg")
+        .unwrap();
+    assert_ne!(default, 700);
+    let game = &stored.games[0];
+    assert_eq!(game.white.params.len(), names.len());
+    assert_eq!(
+        (game.white.params[at], game.black.params[at]),
+        (700, default)
+    );
+}

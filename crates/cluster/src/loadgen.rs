@@ -89,7 +89,7 @@ fn synthetic_games(
         .iter()
         .map(|p| match &p.kind {
             ajaxlab_arena::config::PlayerKind::Builtin(params, _) => {
-                params.iter().map(|(_, v)| v).collect()
+                params.iter_for(config.variant).map(|(_, v)| v).collect()
             }
             ajaxlab_arena::config::PlayerKind::Uci(_) => Vec::new(),
         })

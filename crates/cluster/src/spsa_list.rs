@@ -186,7 +186,7 @@ mod tests {
     }
 
     fn specs() -> Vec<&'static ParamSpec> {
-        Params::relevant_to("afc.").collect()
+        ajaxlab_engine::tune::read_by(ajaxlab_rules::VariantKind::AjaxFalcon.variant())
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! moves and by drops, the bishop pair, and the scaling of drawish
 //! endgames. Every number comes from [`Params`].
 
+use crate::file_params;
 use crate::params::Params;
 use ajaxlab_rules::variant::{Component, Geometry, Mode};
 use ajaxlab_rules::{
@@ -58,7 +59,7 @@ type BoardValues = Vec<(PieceKind, i32, i32)>;
 /// Board values and the `(middlegame, endgame)` value of a piece in hand:
 /// the tuned parameters of a built-in variant, values derived from the
 /// pieces' moves ([`derived_values`]) for a variant of a user's file.
-fn piece_values(variant: &Variant, p: &Params) -> (BoardValues, (i32, i32)) {
+fn piece_values(variant: &'static Variant, p: &Params) -> (BoardValues, (i32, i32)) {
     match variant.builtin() {
         Some(VariantKind::Chess | VariantKind::Chess960) => (
             vec![
@@ -103,7 +104,24 @@ fn piece_values(variant: &Variant, p: &Params) -> (BoardValues, (i32, i32)) {
             ],
             (p.amrc_minister_hand_mg, p.amrc_minister_hand_eg),
         ),
-        None => derived_values(variant, p),
+        None => {
+            let pieces = file_params::pieces_of(variant);
+            let mut values: BoardValues = pieces
+                .kinds
+                .iter()
+                .zip(pieces.specs.chunks_exact(2))
+                .map(|(&kind, phases)| (kind, p.value_of(&phases[0]), p.value_of(&phases[1])))
+                .collect();
+            values.push((PieceKind::KING, 0, 0));
+            // A piece in hand is worth what it is worth on the board.
+            let hand = variant
+                .def
+                .hand
+                .kind()
+                .and_then(|kind| values.iter().find(|v| v.0 == kind))
+                .map_or((0, 0), |&(_, mg, eg)| (mg, eg));
+            (values, hand)
+        }
     }
 }
 
@@ -168,13 +186,13 @@ fn reach_score(
 /// `pieceValueEg`.
 const FSF_PAWN: (i32, i32) = (126, 208);
 
-/// Values of a variant from a user's file, which has no tuned parameters:
-/// the pawn's are chess's, and every other piece is worth chess's knight
-/// times its [`reach_score`] over the knight's on the same board, unless
-/// the file gives its value (`pieceValueMg`/`pieceValueEg`, converted from
-/// Fairy-Stockfish's pawns, [`FSF_PAWN`], to chess's). A piece in hand is
-/// worth what it is worth on the board.
-fn derived_values(variant: &Variant, p: &Params) -> (BoardValues, (i32, i32)) {
+/// Values of a variant from a user's file before any is set: the defaults
+/// of its pieces' parameters ([`file_params`]). The pawn's are chess's, and
+/// every other piece is worth chess's knight times its [`reach_score`]
+/// over the knight's on the same board, unless the file gives its value
+/// (`pieceValueMg`/`pieceValueEg`, converted from Fairy-Stockfish's pawns,
+/// [`FSF_PAWN`], to chess's.
+pub(crate) fn derived_values(variant: &Variant, p: &Params) -> BoardValues {
     let knight = [Component {
         geometry: Geometry::Leap(2, 1),
         mode: Mode::MoveAndCapture,
@@ -219,13 +237,7 @@ fn derived_values(variant: &Variant, p: &Params) -> (BoardValues, (i32, i32)) {
             value.2 = eg * p.chess_pawn_eg / fsf_eg;
         }
     }
-    let hand = variant
-        .def
-        .hand
-        .kind()
-        .and_then(|kind| values.iter().find(|v| v.0 == kind))
-        .map_or((0, 0), |&(_, mg, eg)| (mg, eg));
-    (values, hand)
+    values
 }
 
 /// What one side's pieces attack and reach, gathered once per evaluation

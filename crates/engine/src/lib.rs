@@ -8,6 +8,7 @@ mod correction;
 mod engine;
 mod eval;
 mod features;
+mod file_params;
 mod history;
 mod limits;
 mod ordering;

@@ -15,6 +15,7 @@
 //! Wazir, the Falcon as Wazir + lame Knight + lame Zebra + move-only Ferz.
 //! They are hypotheses for tuning to test, not measurements.
 
+use ajaxlab_rules::Variant;
 use std::collections::BTreeMap;
 
 /// One tunable parameter: its name, default, legal range and SPSA step.
@@ -73,11 +74,15 @@ macro_rules! define_params {
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct Params {
             $( #[doc = $doc] pub $field: i32, )*
+            /// The values set of the pieces of variants from users' files
+            /// ([`crate::file_params`]), by name; a piece not set has its
+            /// parameter's default, and none is kept at its default.
+            pub(crate) file_pieces: BTreeMap<&'static str, i32>,
         }
 
         impl Default for Params {
             fn default() -> Self {
-                Params { $( $field: $default, )* }
+                Params { $( $field: $default, )* file_pieces: BTreeMap::new() }
             }
         }
 
@@ -128,8 +133,8 @@ macro_rules! define_params {
 }
 
 impl Params {
-            /// The value of the parameter `name`.
-            pub fn get(&self, name: &str) -> Option<i32> {
+            /// The value of the table's parameter `name`.
+            fn get_static(&self, name: &str) -> Option<i32> {
                 match name {
                     $( $name => Some(self.$field), )*
                     _ => None,
@@ -304,16 +309,53 @@ impl Params {
                 max: spec.max,
             });
         }
-        let slot = self
-            .slot(name)
-            .ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
-        *slot = i32::try_from(value).map_err(|_| ParamError::OutOfRange {
+        let value = i32::try_from(value).map_err(|_| ParamError::OutOfRange {
             name: name.to_owned(),
             value,
             min: spec.min,
             max: spec.max,
         })?;
+        match self.slot(name) {
+            Some(slot) => *slot = value,
+            None if value == spec.default => {
+                self.file_pieces.remove(spec.name);
+            }
+            None => {
+                self.file_pieces.insert(spec.name, value);
+            }
+        }
         Ok(())
+    }
+
+    /// The value of the parameter `name`: the table's, or a file variant's
+    /// piece's ([`spec`]).
+    pub fn get(&self, name: &str) -> Option<i32> {
+        spec(name).map(|spec| self.value_of(spec))
+    }
+
+    /// The value of `spec`, a parameter of the table or of a file
+    /// variant's piece.
+    pub fn value_of(&self, spec: &ParamSpec) -> i32 {
+        self.get_static(spec.name)
+            .or_else(|| self.file_pieces.get(spec.name).copied())
+            .unwrap_or(spec.default)
+    }
+
+    /// The parameters of file variants' pieces set away from their
+    /// defaults.
+    pub fn file_pieces_set(&self) -> impl Iterator<Item = &'static ParamSpec> + '_ {
+        self.file_pieces.keys().filter_map(|name| spec(name))
+    }
+
+    /// Every `(name, value)` pair a run of `variant` carries: the table's,
+    /// then those of a file variant's pieces ([`specs_for`]).
+    pub fn iter_for(
+        &self,
+        variant: &'static Variant,
+    ) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+        specs_for(variant)
+            .into_iter()
+            .map(|s| (s.name, self.value_of(s)))
     }
 
     /// Sets `name` from text (as UCI `setoption` gives it).
@@ -328,43 +370,27 @@ impl Params {
         self.set(name, v)
     }
 
-    /// Every `(name, value)` pair in table order.
+    /// Every `(name, value)` pair in table order, then those of file
+    /// variants' pieces set away from their defaults: all it takes to
+    /// rebuild these parameters by name (as the wire does).
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
         SPECS
             .iter()
-            .map(|s| (s.name, self.get(s.name).unwrap_or(s.default)))
-    }
-
-    /// The parameters whose names start with `prefix` (e.g. `afc.`), plus every
-    /// `eval.` and `search.` parameter when `prefix` names a variant.
-    pub fn relevant_to(prefix: &str) -> impl Iterator<Item = &'static ParamSpec> + '_ {
-        SPECS.iter().filter(move |s| {
-            s.name.starts_with(prefix)
-                || s.name.starts_with("eval.")
-                || s.name.starts_with("search.")
-        })
+            .chain(self.file_pieces_set())
+            .map(|s| (s.name, self.value_of(s)))
     }
 
     /// A TOML table `name = value`, one line per parameter (quoted keys).
     pub fn to_toml(&self, specs: &[&ParamSpec]) -> String {
         specs
             .iter()
-            .map(|s| {
-                format!(
-                    "\"{}\" = {}\n",
-                    s.name,
-                    self.get(s.name).unwrap_or(s.default)
-                )
-            })
+            .map(|s| format!("\"{}\" = {}\n", s.name, self.value_of(s)))
             .collect()
     }
 
     /// A JSON object `{"name": value, ...}`.
     pub fn to_json(&self, specs: &[&ParamSpec]) -> String {
-        let map: BTreeMap<&str, i32> = specs
-            .iter()
-            .map(|s| (s.name, self.get(s.name).unwrap_or(s.default)))
-            .collect();
+        let map: BTreeMap<&str, i32> = specs.iter().map(|s| (s.name, self.value_of(s))).collect();
         serde_json::to_string_pretty(&map).unwrap_or_default()
     }
 
@@ -376,7 +402,7 @@ impl Params {
                 format!(
                     "{},int,{},{},{},{},{}\n",
                     s.name,
-                    self.get(s.name).unwrap_or(s.default),
+                    self.value_of(s),
                     s.min,
                     s.max,
                     s.c_end,
@@ -445,9 +471,25 @@ impl Params {
     }
 }
 
-/// The table entry of `name`.
+/// The table entry of `name`, or the parameter of that name of a file
+/// variant's piece (of a file this process has loaded).
 pub fn spec(name: &str) -> Option<&'static ParamSpec> {
-    SPECS.iter().find(|s| s.name == name)
+    SPECS
+        .iter()
+        .find(|s| s.name == name)
+        .or_else(|| crate::file_params::find(name))
+}
+
+/// The parameters of a run of `variant`: the table's, then
+/// [`file_piece_specs`].
+pub fn specs_for(variant: &'static Variant) -> Vec<&'static ParamSpec> {
+    SPECS.iter().chain(file_piece_specs(variant)).collect()
+}
+
+/// The value parameters of the pieces of a variant of a user's file
+/// (`squirrel.s.mg`, see [`crate::file_params`]); none for a built-in.
+pub fn file_piece_specs(variant: &'static Variant) -> &'static [ParamSpec] {
+    &crate::file_params::pieces_of(variant).specs
 }
 
 #[cfg(test)]

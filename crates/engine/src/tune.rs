@@ -18,8 +18,8 @@
 //! measured, never fitted, so the report shows whether the fit generalises.
 
 use crate::eval::Evaluator;
-use crate::params::{ParamError, ParamSpec, Params, SPECS};
-use ajaxlab_rules::{Color, FenError, Position, VariantKind};
+use crate::params::{ParamError, ParamSpec, Params};
+use ajaxlab_rules::{Color, FenError, Position, Variant, VariantKind};
 use std::num::NonZeroUsize;
 
 /// Positions evaluated by one unit of parallel work; fixed, so that sums
@@ -37,20 +37,35 @@ const K_MAX: f64 = 20.0;
 
 /// The parameter-name prefix of a variant's own values (`afc.`, `amrc.`,
 /// `chess.`; chess and Chess960 share theirs).
-pub fn variant_prefix(variant: VariantKind) -> &'static str {
-    match variant {
-        VariantKind::AjaxFalcon => "afc.",
-        VariantKind::AjaxModernRandom => "amrc.",
-        VariantKind::Chess | VariantKind::Chess960 => "chess.",
+pub fn variant_prefix(variant: &'static Variant) -> String {
+    match variant.builtin() {
+        Some(VariantKind::AjaxFalcon) => "afc.".to_owned(),
+        Some(VariantKind::AjaxModernRandom) => "amrc.".to_owned(),
+        Some(VariantKind::Chess | VariantKind::Chess960) => "chess.".to_owned(),
+        None => format!("{}.", variant.name()),
     }
 }
 
 /// Whether the parameter `name` changes the evaluation of `variant`: its
 /// own values, and the positional terms `eval.*` of the Ajax variants
-/// (chess and Chess960 read theirs as `chess.eval.*`).
-fn affects(name: &str, variant: VariantKind) -> bool {
-    let ajax = !matches!(variant, VariantKind::Chess | VariantKind::Chess960);
-    (ajax && name.starts_with("eval.")) || name.starts_with(variant_prefix(variant))
+/// (chess and Chess960 read theirs as `chess.eval.*`, as a variant of a
+/// user's file does beside its pieces' values).
+fn affects(name: &str, variant: &'static Variant) -> bool {
+    let own = name.starts_with(&variant_prefix(variant));
+    own || match variant.builtin() {
+        Some(VariantKind::Chess | VariantKind::Chess960) => false,
+        Some(VariantKind::AjaxFalcon | VariantKind::AjaxModernRandom) => name.starts_with("eval."),
+        None => name.starts_with("chess.eval."),
+    }
+}
+
+/// Every parameter a player of `variant` reads: the evaluation's
+/// ([`affects`]) and the search's (`search.*`), in table order.
+pub fn read_by(variant: &'static Variant) -> Vec<&'static ParamSpec> {
+    crate::params::specs_for(variant)
+        .into_iter()
+        .filter(|s| affects(s.name, variant) || s.name.starts_with("search."))
+        .collect()
 }
 
 /// One move of a stored game.
@@ -68,7 +83,7 @@ pub struct TrainingGame {
     /// Where it came from, for errors (e.g. `runs/a/games-00000.parquet game 7`).
     pub label: String,
     /// The variant.
-    pub variant: VariantKind,
+    pub variant: &'static Variant,
     /// The FEN the moves start from.
     pub start_fen: String,
     /// Every move from `start_fen` on (opening plies included).
@@ -261,14 +276,14 @@ struct Sample {
 /// The positions of one variant.
 #[derive(Clone, Debug)]
 struct Group {
-    variant: VariantKind,
+    variant: &'static Variant,
     samples: Vec<Sample>,
 }
 
 /// A sample drawn before the split.
 struct Candidate {
     game: usize,
-    variant: VariantKind,
+    variant: &'static Variant,
     sample: Sample,
 }
 
@@ -329,18 +344,19 @@ impl DataSet {
         if !violations.is_empty() {
             return Err(TuneError::Options(violations));
         }
-        let mut evaluators: Vec<(VariantKind, Evaluator)> = Vec::new();
+        let mut evaluators: Vec<(&'static Variant, Evaluator)> = Vec::new();
         let mut rng = Rng(options.seed);
         let mut kept: Vec<Candidate> = Vec::new();
         let mut seen = 0usize;
         for (index, game) in games.iter().enumerate() {
             let eval = cached(&mut evaluators, game.variant, params);
-            let mut pos = Position::from_fen(game.variant, &game.start_fen).map_err(|source| {
-                TuneError::Fen {
-                    game: game.label.clone(),
-                    source,
-                }
-            })?;
+            let mut pos =
+                Position::from_fen_in(game.variant, &game.start_fen).map_err(|source| {
+                    TuneError::Fen {
+                        game: game.label.clone(),
+                        source,
+                    }
+                })?;
             for (ply, m) in game.moves.iter().enumerate() {
                 if ply >= options.skip_plies && eval.is_quiet(&pos) {
                     let white = pos.side_to_move() == Color::White;
@@ -423,8 +439,8 @@ impl DataSet {
     }
 
     /// The variants present, in first-seen order.
-    pub fn variants(&self) -> Vec<VariantKind> {
-        let mut out: Vec<VariantKind> = Vec::new();
+    pub fn variants(&self) -> Vec<&'static Variant> {
+        let mut out: Vec<&'static Variant> = Vec::new();
         for g in self.train.iter().chain(&self.holdout) {
             if !out.contains(&g.variant) {
                 out.push(g.variant);
@@ -436,21 +452,21 @@ impl DataSet {
 
 /// The evaluator of `variant` from `cache`, made on first use.
 fn cached<'a>(
-    cache: &'a mut Vec<(VariantKind, Evaluator)>,
-    variant: VariantKind,
+    cache: &'a mut Vec<(&'static Variant, Evaluator)>,
+    variant: &'static Variant,
     params: &Params,
 ) -> &'a Evaluator {
     let at = match cache.iter().position(|(v, _)| *v == variant) {
         Some(at) => at,
         None => {
-            cache.push((variant, Evaluator::new(variant.variant(), params)));
+            cache.push((variant, Evaluator::new(variant, params)));
             cache.len() - 1
         }
     };
     &cache[at].1
 }
 
-fn push(groups: &mut Vec<Group>, variant: VariantKind, sample: Sample) {
+fn push(groups: &mut Vec<Group>, variant: &'static Variant, sample: Sample) {
     match groups.iter_mut().find(|g| g.variant == variant) {
         Some(g) => g.samples.push(sample),
         None => groups.push(Group {
@@ -520,7 +536,7 @@ pub struct Progress {
 /// [`TuneError::NoParameters`], naming the parameter or prefix.
 pub fn select(
     selection: &Selection,
-    variants: &[VariantKind],
+    variants: &[&'static Variant],
 ) -> Result<Vec<&'static ParamSpec>, TuneError> {
     let relevant = |name: &str| variants.iter().any(|&v| affects(name, v));
     let shown = || {
@@ -551,10 +567,14 @@ pub fn select(
                 Selection::Prefix(p) => p.as_str(),
                 _ => "",
             };
-            let specs: Vec<&'static ParamSpec> = SPECS
-                .iter()
-                .filter(|s| s.name.starts_with(prefix) && relevant(s.name))
-                .collect();
+            let mut specs: Vec<&'static ParamSpec> = Vec::new();
+            for &variant in variants {
+                for s in crate::params::specs_for(variant) {
+                    if s.name.starts_with(prefix) && relevant(s.name) && !specs.contains(&s) {
+                        specs.push(s);
+                    }
+                }
+            }
             if specs.is_empty() {
                 Err(TuneError::NoParameters {
                     prefix: prefix.to_owned(),
@@ -599,7 +619,7 @@ impl Objective {
             .map(|g| {
                 changed
                     .is_none_or(|s| affects(s.name, g.variant))
-                    .then(|| Evaluator::new(g.variant.variant(), params))
+                    .then(|| Evaluator::new(g.variant, params))
             })
             .collect();
         let work: Vec<(&Evaluator, &[Sample])> = groups
@@ -660,12 +680,12 @@ fn parallel_map<T: Sync, R: Send>(
 /// `params`: a scan over a logarithmic grid, then a golden-section search
 /// around its best point.
 fn fit_k(groups: &[Group], params: &Params, threads: NonZeroUsize) -> f64 {
-    let work: Vec<(VariantKind, &[Sample])> = groups
+    let work: Vec<(&'static Variant, &[Sample])> = groups
         .iter()
         .flat_map(|g| g.samples.chunks(CHUNK).map(move |c| (g.variant, c)))
         .collect();
     let evals: Vec<Vec<i32>> = parallel_map(threads, &work, |(variant, samples)| {
-        let eval = Evaluator::new(variant.variant(), params);
+        let eval = Evaluator::new(variant, params);
         samples
             .iter()
             .map(|s| white_eval(&eval, &s.position))

@@ -12,7 +12,7 @@
 
 use crate::engine::{DEFAULT_HASH_MB, Engine};
 use crate::limits::{Clock, Limits};
-use crate::params::{Params, SPECS};
+use crate::params::{ParamSpec, Params, SPECS, file_piece_specs};
 use crate::search::{Score, SearchInfo};
 use ajaxlab_rules::{
     AMRC_DEFAULT, AMRC_START_COUNT, Move, Position, StartSpec, Variant, VariantKind, VariantSet,
@@ -209,6 +209,14 @@ fn parse_go(words: &[&str]) -> Result<GoCommand, UciParseError> {
 
 type Output = Arc<Mutex<Box<dyn Write + Send>>>;
 
+/// The UCI spin option of a parameter.
+fn spin_option(spec: &ParamSpec) -> String {
+    format!(
+        "option name {} type spin default {} min {} max {}",
+        spec.name, spec.default, spec.min, spec.max
+    )
+}
+
 fn say(out: &Output, line: &str) {
     if let Ok(mut w) = out.lock() {
         let _ = writeln!(w, "{line}");
@@ -351,14 +359,20 @@ impl Session {
             "option name Clear Hash type button".to_owned(),
             "option name ParamsFile type string default <empty>".to_owned(),
         ];
-        for spec in SPECS {
-            lines.push(format!(
-                "option name {} type spin default {} min {} max {}",
-                spec.name, spec.default, spec.min, spec.max
-            ));
-        }
+        lines.extend(self.param_specs().into_iter().map(spin_option));
         lines.push("uciok".to_owned());
         say(&self.out, &lines.join("\n"));
+    }
+
+    /// The parameters offered as spin options: the table's, then the
+    /// pieces' of each variant of the loaded file.
+    fn param_specs(&self) -> Vec<&'static ParamSpec> {
+        let pieces = self
+            .variants
+            .file_names()
+            .filter_map(|name| self.variants.get(name))
+            .flat_map(file_piece_specs);
+        SPECS.iter().chain(pieces).collect()
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -387,8 +401,13 @@ impl Session {
                     self.variant_name = "chess".to_owned();
                 }
                 self.position = None;
-                // As Fairy-Stockfish does: the option again, with the new names.
-                say(&self.out, &self.variant_option());
+                // As Fairy-Stockfish does: the option again, with the new
+                // names, and the options of the new variants' pieces.
+                let pieces = self.param_specs().into_iter().skip(SPECS.len());
+                let lines: Vec<String> = std::iter::once(self.variant_option())
+                    .chain(pieces.map(spin_option))
+                    .collect();
+                say(&self.out, &lines.join("\n"));
             }
             "uci_chess960" => {
                 self.chess960 = match need()? {
@@ -444,8 +463,9 @@ impl Session {
                 self.engine().set_params(params);
             }
             _ => {
-                let spec = SPECS
-                    .iter()
+                let spec = self
+                    .param_specs()
+                    .into_iter()
                     .find(|s| s.name.eq_ignore_ascii_case(name))
                     .ok_or_else(|| format!("unknown option '{name}'"))?;
                 let mut params: Params = self.engine().params().clone();

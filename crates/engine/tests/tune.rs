@@ -12,7 +12,7 @@ use ajaxlab_engine::tune::{
     DataSet, OptionViolation, SampleOptions, Selection, TrainingGame, TrainingMove, TuneError,
     TuneOptions, expected_score, tune,
 };
-use ajaxlab_rules::{Color, Position, VariantKind};
+use ajaxlab_rules::{Color, Position, Variant, VariantKind, VariantSet};
 use std::num::NonZeroUsize;
 
 const CHESS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -38,11 +38,22 @@ impl Rng {
 /// random plies, each scored by a draw from `σ(K·e/400)` of the evaluation under
 /// `truth` with `K = 1`; the move carries that evaluation as its score.
 fn planted_games(count: usize, seed: u64, truth: &Params) -> Vec<TrainingGame> {
-    let truth = ajaxlab_engine::Evaluator::new(VariantKind::Chess.variant(), truth);
+    planted_games_of(VariantKind::Chess.variant(), CHESS, count, seed, truth)
+}
+
+/// [`planted_games`] of `variant` from `start`.
+fn planted_games_of(
+    variant: &'static Variant,
+    start: &str,
+    count: usize,
+    seed: u64,
+    truth: &Params,
+) -> Vec<TrainingGame> {
+    let truth = ajaxlab_engine::Evaluator::new(variant, truth);
     let mut rng = Rng(seed);
     let mut games = Vec::new();
     while games.len() < count {
-        let mut pos = Position::from_fen(VariantKind::Chess, CHESS).unwrap();
+        let mut pos = Position::from_fen_in(variant, start).unwrap();
         let plies = 10 + rng.next() % 40;
         for _ in 0..plies {
             let moves = pos.legal_moves();
@@ -69,7 +80,7 @@ fn planted_games(count: usize, seed: u64, truth: &Params) -> Vec<TrainingGame> {
         let white_score = if rng.unit() < p { 1.0 } else { 0.0 };
         games.push(TrainingGame {
             label: format!("planted {}", games.len()),
-            variant: VariantKind::Chess,
+            variant,
             start_fen: pos.fen(),
             moves: vec![TrainingMove {
                 uci: pos.uci(first).to_string(),
@@ -137,6 +148,39 @@ fn a_mis_set_piece_value_moves_back_and_the_held_out_loss_falls() {
     assert_eq!(fitted, ["chess.knight.mg", "chess.rook.mg"]);
     assert_eq!(report.fitted[0].before, 500);
     assert_eq!(report.fitted[0].after, knight);
+}
+
+/// A variant of a user's file: its pieces' values are parameters of their
+/// own (`squirrel.s.mg`), which the tuner fits as it fits chess's.
+#[test]
+fn a_file_variant_s_mis_set_piece_value_moves_back() {
+    let text = include_str!("../../../configs/designer/squirrel.ini");
+    let set = VariantSet::with_text("squirrel.ini", text).unwrap();
+    let squirrel = set.find("squirrel").unwrap();
+    let start_fen = "rsbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RSBQKBNR w KQkq - 0 1";
+    let truth = Params::default().get("squirrel.s.mg").unwrap();
+    let games = planted_games_of(squirrel, start_fen, 8000, 15, &Params::default());
+    let mut start = Params::default();
+    start.set("squirrel.s.mg", i64::from(truth) + 250).unwrap();
+    let data = DataSet::from_games(&games, &start, &sample_options()).unwrap();
+    let report = tune(&data, &start, &options(&["squirrel.s.mg"], 50), &mut |_| {}).unwrap();
+    let fitted = report.params.get("squirrel.s.mg").unwrap();
+    assert!(
+        (fitted - truth).abs() < 250 / 2,
+        "squirrel {fitted}, from {} towards {truth}",
+        truth + 250
+    );
+    let names: Vec<&str> = report.fitted.iter().map(|c| c.name).collect();
+    assert_eq!(names, ["squirrel.s.mg"]);
+    // Chess's knight is not the Squirrel variant's.
+    let err = tune(
+        &data,
+        &start,
+        &options(&["chess.knight.mg"], 1),
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(matches!(&err, TuneError::NotEvaluation { .. }), "{err}");
 }
 
 #[test]

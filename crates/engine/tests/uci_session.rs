@@ -250,7 +250,10 @@ fn variant_path_loads_a_file_whose_sections_are_played() {
         .iter()
         .find(|l| l.starts_with("option name UCI_Variant "))
         .unwrap();
-    assert!(listed.ends_with(" var lamehorse var dropwazir"), "{listed}");
+    assert!(
+        listed.ends_with(" var lamehorse var dropwazir var nocastle"),
+        "{listed}"
+    );
     assert!(listed.contains(" var ajaxfalcon "), "{listed}");
     assert!(
         lines.contains(
@@ -293,5 +296,51 @@ fn a_variants_file_at_start_up_is_listed_and_a_bad_one_is_refused() {
             "info string fen rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKBWR[Www] b KQkq - 0 2"
         ),
         "{text}"
+    );
+}
+
+/// A loaded file's pieces have value options of their own, named after the
+/// variant and the piece's letter, offered with the options of the table
+/// and set as they are.
+#[test]
+fn a_file_variant_s_piece_values_are_spin_options() {
+    let lines = session(&format!(
+        "setoption name VariantPath value {MODEL}\n\
+         setoption name lamehorse.h.mg value 400\n\
+         setoption name lamehorse.h.mg value 99999\n\
+         setoption name lamehorse.z.mg value 400\nquit\n"
+    ));
+    let option = lines
+        .iter()
+        .find(|l| l.starts_with("option name lamehorse.h.mg "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(option.contains(" type spin default "), "{option}");
+    for other in [
+        "lamehorse.e.eg",
+        "lamehorse.p.mg",
+        "dropwazir.w.mg",
+        "capablanca-ini.a.mg",
+    ] {
+        let prefix = format!("option name {other} ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "{other}: {lines:?}"
+        );
+    }
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("option name lamehorse.k.")),
+        "{lines:?}"
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].contains("'lamehorse.h.mg': 99999 is outside"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[1].contains("unknown option 'lamehorse.z.mg'"),
+        "{errors:?}"
     );
 }

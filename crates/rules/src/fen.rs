@@ -167,7 +167,7 @@ impl Position {
     }
 
     fn castling_field(&self) -> String {
-        let style = self.variant.def.castling.style;
+        let style = self.variant.castling_style();
         let mut out = String::new();
         for color in Color::ALL {
             let case = |c: char| {
@@ -369,7 +369,17 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
                 "'{c}': the {color} king is not on its first rank"
             )));
         }
-        let rooks = pos.pieces(color, v.def.castling.rook) & back;
+        let gate_right = gating && pos.hand[color] > 0 && !matches!(upper, 'K' | 'Q');
+        let rooks = match v.def.castling {
+            Some(rule) => pos.pieces(color, rule.rook) & back,
+            None if gate_right => Bitboard::EMPTY,
+            None => {
+                return Err(FenError::Castling(format!(
+                    "'{c}': {} has no castling (castling = false)",
+                    v.name()
+                )));
+            }
+        };
         let square = match upper {
             'K' => rooks.filter(|r| r.file() > king.file()).last(),
             'Q' => rooks.into_iter().find(|r| r.file() < king.file()),
@@ -417,9 +427,11 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             pos.gates[color] = g;
             // While the hand holds pieces, castling rights are the gated rooks
             // of a gated king (Fairy-Stockfish's reading of this field).
-            if g.contains(pos.king[color]) {
+            if let Some(rule) = v.def.castling
+                && g.contains(pos.king[color])
+            {
                 let king = pos.king[color];
-                for rook in g & pos.pieces(color, v.def.castling.rook) {
+                for rook in g & pos.pieces(color, rule.rook) {
                     let side = CastleSide::of_rook(king, rook);
                     pos.castling[color][side as usize] = Some(rook);
                 }

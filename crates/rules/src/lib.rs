@@ -49,7 +49,9 @@ pub use perft::{PerftCase, PerftSuite, SuiteError, divide, perft};
 pub use pgn::{MovetextError, parse_movetext, write_movetext};
 pub use piece::{MAX_KINDS, Piece, PieceKind, PieceNames, PieceTable, PieceTableError};
 pub use position::{CastleSide, Position};
-pub use registry::{NotInSet, SectionError, SectionProblem, VariantSet, VariantSetError};
+pub use registry::{
+    NotInSet, SectionError, SectionProblem, VariantSet, VariantSetError, loaded_variant,
+};
 pub use san::{SanError, SanForm};
 pub use square::{ByColor, Color, File, MAX_FILES, MAX_SIDE, Rank, SQUARE_COUNT, STRIDE, Square};
 pub use start::{

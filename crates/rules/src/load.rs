@@ -70,9 +70,6 @@ pub enum VariantProblem {
     /// The castling rook's letter is not a piece of the variant.
     #[error("the castling rook '{0}' is not a piece of the variant (nor pawn or king)")]
     CastlingRookNotAPiece(char),
-    /// A variant without castling, which the rules model does not have yet.
-    #[error("no castling: every variant of the rules model castles (CastlingRule is not optional)")]
-    NoCastling,
     /// A piece value for a letter that is not a piece of the variant.
     #[error("a piece value for '{0}', which is not a piece of the variant")]
     ValueNotAPiece(char),
@@ -238,7 +235,7 @@ impl Variant {
     /// [`VariantError`] naming the variant, with every [`VariantProblem`]:
     /// a board larger than the frame, more kinds than [`MAX_KINDS`], a piece
     /// table with a letter twice, a hand, promotion or castling rook that is
-    /// not a piece of the variant, no castling, or a start FEN the variant
+    /// not a piece of the variant, or a start FEN the variant
     /// refuses.
     pub fn load(spec: &VariantSpec) -> Result<&'static Variant, VariantError> {
         Variant::load_as(spec, None, None)
@@ -369,10 +366,7 @@ fn definition(
         }
     };
     let castling = match spec.castling {
-        CastlingSpec::None => {
-            problems.push(VariantProblem::NoCastling);
-            None
-        }
+        CastlingSpec::None => None,
         CastlingSpec::Castles {
             king_side_file,
             queen_side_file,
@@ -428,8 +422,10 @@ fn definition(
             numbered(fen, amrc_number).map(|default| Setup::ModernRandom { default })
         }
     };
-    match (table, hand, castling, setup) {
-        (Some(names), Some(hand), Some(castling), Some(setup)) if problems.is_empty() => {
+    // A castling rook that is not a piece left `castling` empty and a
+    // problem behind.
+    match (table, hand, setup) {
+        (Some(names), Some(hand), Some(setup)) if problems.is_empty() => {
             let king = PieceDef {
                 kind: PieceKind::KING,
                 components: king_components(),

@@ -162,7 +162,9 @@ impl Position {
         let us = self.side;
         let (king, rook) = (m.from(), m.to());
         let side = CastleSide::of_rook(king, rook);
-        let (king_to, rook_to) = self.castle_destinations(us, side);
+        let (king_to, rook_to) = self
+            .castle_destinations(us, side)
+            .unwrap_or_else(|| unreachable!("a castling move where the variant has no castling"));
         let king_piece = self.remove(king).unwrap_or_else(|| unreachable!("no king"));
         let rook_piece = self.remove(rook).unwrap_or_else(|| unreachable!("no rook"));
         self.put(king_piece, king_to);

@@ -524,7 +524,9 @@ impl Position {
             let Some(rook) = self.castling[f.us][side as usize] else {
                 continue;
             };
-            let (king_to, rook_to) = self.castle_destinations(f.us, side);
+            let Some((king_to, rook_to)) = self.castle_destinations(f.us, side) else {
+                continue;
+            };
             let t = self.tables();
             let king = f.king;
             let path = (t.span_on_rank(rook, rook_to) | t.span_on_rank(king, king_to))
@@ -563,8 +565,12 @@ impl Position {
     }
 
     /// Where king and rook land when `color` castles on `side`.
-    pub(crate) fn castle_destinations(&self, color: Color, side: CastleSide) -> (Square, Square) {
-        let rule = self.variant.def.castling;
+    pub(crate) fn castle_destinations(
+        &self,
+        color: Color,
+        side: CastleSide,
+    ) -> Option<(Square, Square)> {
+        let rule = self.variant.def.castling?;
         let rank = self.tables().relative_rank(color, 0, self.variant.height());
         let back = rank.first().map_or(0, |s| s.rank().index());
         let file = match side {
@@ -577,7 +583,7 @@ impl Position {
         };
         let rank = crate::square::Rank::new(back).unwrap_or_else(|| unreachable!());
         let rook_file = File::new(rook_file).unwrap_or_else(|| unreachable!());
-        (Square::new(file, rank), Square::new(rook_file, rank))
+        Some((Square::new(file, rank), Square::new(rook_file, rank)))
     }
 }
 

@@ -30,8 +30,23 @@ pub struct VariantSet {
 }
 
 /// The files loaded so far: each text (kept, as its variants are, for the
-/// life of the process) and its variants.
-type Loaded = HashMap<&'static str, Vec<&'static Variant>>;
+/// life of the process) and its variants, and every variant in the order
+/// loaded.
+#[derive(Default)]
+struct Loaded {
+    by_text: HashMap<&'static str, Vec<&'static Variant>>,
+    in_order: Vec<&'static Variant>,
+}
+
+/// The first variant of a user's file loaded in this process under
+/// `name`: what a name outside any one set (a parameter's, say
+/// `squirrel.s.mg`) refers to.
+pub fn loaded_variant(name: &str) -> Option<&'static Variant> {
+    let loaded = loaded()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    loaded.in_order.iter().copied().find(|v| v.name() == name)
+}
 
 fn loaded() -> &'static Mutex<Loaded> {
     static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
@@ -133,7 +148,7 @@ impl VariantSet {
         let mut sets = loaded()
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((definition, file)) = sets.get_key_value(text) {
+        if let Some((definition, file)) = sets.by_text.get_key_value(text) {
             return Ok(VariantSet {
                 file: file.clone(),
                 definition: Some(*definition),
@@ -142,7 +157,8 @@ impl VariantSet {
         let specs = parse_variants(file, text)?;
         let definition: &'static str = Box::leak(Box::from(text));
         let variants = VariantSet::load_sections(file, &specs, definition)?;
-        sets.insert(definition, variants.clone());
+        sets.by_text.insert(definition, variants.clone());
+        sets.in_order.extend(&variants);
         Ok(VariantSet {
             file: variants,
             definition: Some(definition),

@@ -84,8 +84,11 @@ impl Position {
             }
             MoveKind::Castle => {
                 let side = CastleSide::of_rook(m.from(), m.to());
-                let (king_to, _) = self.castle_destinations(self.side, side);
-                match (self.variant.def.castling.style, side, form) {
+                // A castling move exists only where the variant castles.
+                let king_to = self
+                    .castle_destinations(self.side, side)
+                    .map_or(m.from(), |(king_to, _)| king_to);
+                match (self.variant.castling_style(), side, form) {
                     (CastlingStyle::ModernRandom, _, SanForm::Seeds) => {
                         format!("O-O-O{}", king_to.file().char())
                     }
@@ -357,7 +360,9 @@ impl SanPattern {
                     return false;
                 }
                 let m_side = CastleSide::of_rook(m.from(), m.to());
-                let (king_to, _) = pos.castle_destinations(pos.side_to_move(), m_side);
+                let Some((king_to, _)) = pos.castle_destinations(pos.side_to_move(), m_side) else {
+                    return false;
+                };
                 side.is_none_or(|s| s == m_side)
                     && king_file.is_none_or(|f| f == king_to.file().char())
             }

@@ -119,7 +119,7 @@ impl UciMove {
         }
         // Orthodox-style variants also accept castling written king-takes-rook.
         if let (CastlingStyle::Orthodox, None, Origin::Square(from)) =
-            (pos.variant().def.castling.style, self.suffix, self.origin)
+            (pos.variant().castling_style(), self.suffix, self.origin)
             && let Some(m) = moves
                 .iter()
                 .copied()
@@ -170,10 +170,13 @@ impl Position {
             },
             MoveKind::Castle => {
                 let (king, rook) = (m.from(), m.to());
-                match self.variant.def.castling.style {
+                match self.variant.castling_style() {
                     CastlingStyle::Orthodox => {
                         let side = CastleSide::of_rook(king, rook);
-                        let (king_to, _) = self.castle_destinations(self.side, side);
+                        // A castling move exists only where the variant castles.
+                        let king_to = self
+                            .castle_destinations(self.side, side)
+                            .map_or(king, |(king_to, _)| king_to);
                         UciMove {
                             origin: square(king),
                             to: king_to,

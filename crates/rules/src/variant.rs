@@ -310,8 +310,8 @@ pub struct VariantDef {
     pub pawn: PawnRule,
     /// Hand, drops and gating.
     pub hand: HandRule,
-    /// Castling.
-    pub castling: CastlingRule,
+    /// Castling; `None` for a variant without it (`castling = false`).
+    pub castling: Option<CastlingRule>,
     /// Start positions.
     pub setup: Setup,
     /// Piece values the file gives, if any.
@@ -428,6 +428,15 @@ impl Variant {
     /// Minister); empty for the pawn.
     pub fn san_letters(&self, kind: PieceKind) -> &str {
         self.def.names.san_letters(kind)
+    }
+
+    /// How castling is written: the rule's style, or orthodox for a
+    /// variant without castling (whose positions have no castling rights
+    /// and no castling moves to write).
+    pub fn castling_style(&self) -> CastlingStyle {
+        self.def
+            .castling
+            .map_or(CastlingStyle::Orthodox, |rule| rule.style)
     }
 
     /// English name of `kind`, for messages.

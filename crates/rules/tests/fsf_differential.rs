@@ -265,7 +265,7 @@ for line in sys.stdin:
 /// Fairy-Stockfish defines in code play, in Fairy-Stockfish, exactly as its
 /// built-ins: the same start and the same legal moves along a fixed walk of
 /// 40 plies (so the files are right before ajaxlab plays them); and it
-/// loads the two invented variants with the start FEN written.
+/// loads the three invented variants with the start FEN written.
 #[test]
 fn fairy_stockfish_plays_the_model_variant_files_as_its_built_ins() {
     let script = r#"
@@ -283,13 +283,13 @@ def walk(v):
 for v in ["capablanca", "gothic", "embassy", "janus", "modern", "chancellor"]:
     a, b = walk(v), walk(v + "-ini")
     print(v, "same" if a == b else "differ at ply %d" % next(i for i, (x, y) in enumerate(zip(a + [""], b + [""])) if x != y), len(a))
-for v in ["lamehorse", "dropwazir"]:
+for v in ["lamehorse", "dropwazir", "nocastle"]:
     print(v, sf.start_fen(v), len(sf.legal_moves(v, sf.start_fen(v), [])))
 "#;
     let file = repo_root().join("tests/fsf/model-variants.ini");
     let text = run_pyffish(script, std::slice::from_ref(&file), String::new());
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 8, "{text}");
+    assert_eq!(lines.len(), 9, "{text}");
     for line in &lines[..6] {
         assert!(line.ends_with(" same 40"), "{line}");
     }

@@ -79,9 +79,14 @@ chess960 = true
 
 [fine:chess]
 
-[nocastle:chess]
-castling = false
-startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
+[many:chess]
+customPiece1 = a:W
+customPiece2 = c:F
+customPiece3 = d:D
+customPiece4 = e:A
+customPiece5 = f:WF
+customPiece6 = g:WD
+customPiece7 = h:FA
 ";
     let errors = match VariantSet::with_text("mine.ini", text) {
         Err(VariantSetError::Sections(errors)) => errors,
@@ -91,7 +96,7 @@ startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
         .iter()
         .map(|e| (e.line, e.section.as_str()))
         .collect();
-    assert_eq!(found, [(1, "afc"), (3, "Chess960"), (8, "nocastle")]);
+    assert_eq!(found, [(1, "afc"), (3, "Chess960"), (8, "many")]);
     assert_eq!(
         errors[0].problem,
         SectionProblem::BuiltinName(VariantKind::AjaxFalcon)
@@ -101,7 +106,7 @@ startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
         SectionProblem::BuiltinName(VariantKind::Chess960)
     );
     assert!(
-        matches!(&errors[2].problem, SectionProblem::Load(e) if e.problems == [VariantProblem::NoCastling]),
+        matches!(&errors[2].problem, SectionProblem::Load(e) if e.problems == [VariantProblem::TooManyKinds { pieces: 11 }]),
         "{:?}",
         errors[2]
     );
@@ -110,7 +115,7 @@ startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
         message.starts_with("mine.ini:1: [afc]: the name of the built-in variant ajax-falcon"),
         "{message}"
     );
-    assert!(message.contains("\nmine.ini:8: [nocastle]: "), "{message}");
+    assert!(message.contains("\nmine.ini:8: [many]: "), "{message}");
 }
 
 #[test]
@@ -182,7 +187,7 @@ fn a_name_not_in_the_set_lists_the_built_ins_and_the_sections() {
     assert!(text.starts_with("unknown variant 'capablanca'"), "{text}");
     assert!(text.contains("ajax-falcon"), "{text}");
     assert!(
-        text.ends_with("the variants file's: capablanca-ini, gothic-ini, embassy-ini, janus-ini, modern-ini, chancellor-ini, lamehorse, dropwazir"),
+        text.ends_with("the variants file's: capablanca-ini, gothic-ini, embassy-ini, janus-ini, modern-ini, chancellor-ini, lamehorse, dropwazir, nocastle"),
         "{text}"
     );
     let builtin = VariantSet::builtin().find("gothic-ini").unwrap_err();

@@ -98,18 +98,18 @@ fn assert_matches_builtin(spec: &VariantSpec, variant: VariantKind) {
     else {
         panic!("{name}: no castling");
     };
+    let castling = def
+        .castling
+        .unwrap_or_else(|| panic!("{name}: loaded without castling"));
+    assert_eq!(king_side_file, castling.king_side_file, "{name}: O-O file");
     assert_eq!(
-        king_side_file, def.castling.king_side_file,
-        "{name}: O-O file"
-    );
-    assert_eq!(
-        queen_side_file, def.castling.queen_side_file,
+        queen_side_file, castling.queen_side_file,
         "{name}: O-O-O file"
     );
-    assert_eq!(kind(rook), def.castling.rook, "{name}: castling rook");
+    assert_eq!(kind(rook), castling.rook, "{name}: castling rook");
     assert_eq!(
         chess960,
-        def.castling.style != CastlingStyle::Orthodox,
+        castling.style != CastlingStyle::Orthodox,
         "{name}: castling style"
     );
     match (&spec.setup, &def.setup) {

@@ -202,22 +202,48 @@ fn a_variant_reports_every_violation_at_once() {
 }
 
 #[test]
-fn a_letter_twice_and_a_variant_without_castling_are_refused() {
+fn a_letter_twice_is_refused() {
     let mut spec = chess();
     let mut second_n = spec.pieces[0].clone();
     second_n.components.truncate(0);
     second_n.key = "customPiece1".to_owned();
     let letter = second_n.letter;
     spec.pieces.push(second_n);
-    spec.castling = CastlingSpec::None;
     let err = Variant::load(&spec).unwrap_err();
     assert_eq!(
         err.problems,
         [
             VariantProblem::Table(PieceTableError::LetterTwice(letter)),
             VariantProblem::Table(PieceTableError::SanTwice(letter.to_string())),
-            VariantProblem::NoCastling,
         ]
+    );
+}
+
+/// `castling = false`: the variant loads with no castling rule, its
+/// positions grant no castling rights (a FEN that does is refused, naming
+/// the key) and no castling move is generated.
+#[test]
+fn a_variant_without_castling_has_no_castling_rights_or_moves() {
+    let mut spec = chess();
+    spec.name = "nocastle".to_owned();
+    spec.castling = CastlingSpec::None;
+    spec.setup = SetupSpec::Fixed("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1".to_owned());
+    let variant = Variant::load(&spec).unwrap();
+    assert_eq!(variant.def.castling, None);
+    let pos = Position::start_in(variant, &StartSpec::Default).unwrap();
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.uci(m).to_string())
+        .collect();
+    assert!(!moves.contains(&"e1g1".to_owned()), "{moves:?}");
+    assert!(!moves.contains(&"e1c1".to_owned()), "{moves:?}");
+    assert_eq!(moves.len(), 24, "rook and king moves only: {moves:?}");
+    let err = Position::from_fen_in(variant, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("'K': nocastle has no castling (castling = false)"),
+        "{err}"
     );
 }
 

@@ -6,7 +6,7 @@
 //!
 //! | key | value |
 //! |---|---|
-//! | `ajaxlab.param_names` | JSON array of the parameter names, in the engine's table order |
+//! | `ajaxlab.param_names` | JSON array of the parameter names: the engine's table, then a file variant's pieces' values |
 //! | `ajaxlab.schema_version` | `1` |
 //! | `ajaxlab.kind` | `match`, `sprt`, `spsa`, `piece-value` or `first-move`; absent in `ajaxlab match` files |
 //! | `ajaxlab.campaign` | the campaign id (a piece-value campaign's parts are `NAME.PART`) |

@@ -2,10 +2,9 @@
 //! JSON or Fishtest's SPSA input lines.
 
 use super::out::out;
-use super::position_args::parse_variant;
-use ajaxlab_engine::tune::variant_prefix;
+use super::position_args::VariantArgs;
+use ajaxlab_engine::tune::read_by;
 use ajaxlab_engine::{ParamSpec, Params};
-use ajaxlab_rules::VariantKind;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,9 +20,12 @@ enum Format {
 /// Arguments of `ajaxlab params`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ParamsArgs {
-    /// Variant whose piece values to print (eval and search parameters are always printed).
-    #[arg(long, value_parser = parse_variant)]
-    variant: Option<VariantKind>,
+    /// The variant whose parameters to print: its piece values and the
+    /// evaluation and search parameters it reads (a variant of a file:
+    /// VARIANT.LETTER.mg and .eg for each piece); without it, the whole
+    /// table.
+    #[command(flatten)]
+    variant: VariantArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "toml")]
     format: Format,
@@ -33,6 +35,9 @@ pub(crate) struct ParamsArgs {
 }
 
 pub(crate) fn run(args: &ParamsArgs) -> anyhow::Result<ExitCode> {
+    // The variant first: its file's piece parameters are then known to
+    // `--from`.
+    let variant = args.variant.variant_flag()?;
     let params = match &args.from {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -41,8 +46,8 @@ pub(crate) fn run(args: &ParamsArgs) -> anyhow::Result<ExitCode> {
         }
         None => Params::default(),
     };
-    let specs: Vec<&ParamSpec> = match args.variant {
-        Some(v) => Params::relevant_to(variant_prefix(v)).collect(),
+    let specs: Vec<&ParamSpec> = match variant {
+        Some(v) => read_by(v),
         None => ajaxlab_engine::params::SPECS.iter().collect(),
     };
     let text = match args.format {

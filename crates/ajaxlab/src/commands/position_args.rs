@@ -34,11 +34,6 @@ pub(crate) struct PositionArgs {
     pub(crate) fen: Option<String>,
 }
 
-/// Resolves a variant name or alias, listing the known ones on failure.
-pub(crate) fn parse_variant(name: &str) -> Result<VariantKind, String> {
-    VariantKind::from_name(name).map_err(|e| e.to_string())
-}
-
 impl VariantArgs {
     /// The variant `--variant` names, if given: a built-in, or a section
     /// of the `--variants` file (loaded whole, every error reported).

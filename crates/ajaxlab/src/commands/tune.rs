@@ -4,12 +4,12 @@
 //! load.
 
 use super::out::{out, outln};
-use ajaxlab_engine::Params;
-use ajaxlab_engine::params::{ParamError, SPECS};
+use ajaxlab_engine::params::ParamError;
 use ajaxlab_engine::tune::{
     DataSet, Progress, SampleOptions, Selection, TrainingGame, TrainingMove, TuneOptions,
-    TuneReport, tune, variant_prefix,
+    TuneReport, read_by, tune,
 };
+use ajaxlab_engine::{ParamSpec, Params};
 use ajaxlab_rules::Color;
 use ajaxlab_store::{GameRecord, StoreError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -98,19 +98,6 @@ enum InputError {
     /// A file that is not a games file.
     #[error("not a games file: {0}")]
     Store(#[from] StoreError),
-    /// A game of a variant from a user's file, whose pieces have no
-    /// parameters of their own yet.
-    #[error(
-        "{file}: game {game_id} plays {variant}, a variant of a user's file: the engine's parameters are those of the built-in variants, so there is nothing of it to tune"
-    )]
-    FileVariant {
-        /// The games file.
-        file: String,
-        /// The game.
-        game_id: u64,
-        /// The variant's name.
-        variant: String,
-    },
     /// A starting parameter file that does not load.
     #[error("{path}: {source}")]
     Params {
@@ -185,15 +172,7 @@ fn input_files(inputs: &[String]) -> Result<Vec<PathBuf>, InputError> {
 
 /// A stored game as the tuner reads it: the opening plies (no scores),
 /// then the moves with the scores the engines gave.
-fn training_game(file: &Path, game: GameRecord) -> Result<TrainingGame, InputError> {
-    let variant = game
-        .variant
-        .builtin()
-        .ok_or_else(|| InputError::FileVariant {
-            file: file.display().to_string(),
-            game_id: game.game_id,
-            variant: game.variant.name().to_owned(),
-        })?;
+fn training_game(file: &Path, game: GameRecord) -> TrainingGame {
     let white_score = game.score_of(Color::White).half_points() as f64 / 2.0;
     let opening = game
         .opening_moves
@@ -203,22 +182,22 @@ fn training_game(file: &Path, game: GameRecord) -> Result<TrainingGame, InputErr
         uci: m.uci,
         score: m.score,
     });
-    Ok(TrainingGame {
+    TrainingGame {
         label: format!("{} game {}", file.display(), game.game_id),
-        variant,
+        variant: game.variant,
         start_fen: game.start_fen,
         moves: opening.chain(played).collect(),
         white_score,
-    })
+    }
 }
 
 /// The games of one file. The one place this command reads Parquet.
 fn read_file(path: &Path) -> Result<Vec<TrainingGame>, InputError> {
-    ajaxlab_store::read_games(path)?
+    Ok(ajaxlab_store::read_games(path)?
         .games
         .into_iter()
         .map(|g| training_game(path, g))
-        .collect()
+        .collect())
 }
 
 fn start_params(from: Option<&Path>) -> Result<Params, InputError> {
@@ -284,12 +263,14 @@ fn summary(report: &TuneReport) -> String {
 }
 
 pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
-    let start = start_params(args.from.as_deref())?;
     let files = input_files(&args.inputs)?;
     let mut games = Vec::new();
     for file in &files {
         games.extend(read_file(file)?);
     }
+    // After the games: a file variant's piece parameters (`squirrel.s.mg`)
+    // are known once its definition, from the games' metadata, is loaded.
+    let start = start_params(args.from.as_deref())?;
     let sample = SampleOptions {
         skip_plies: args.skip_plies,
         max_positions: args.max_positions,
@@ -329,14 +310,14 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     })?;
     bar.finish_and_clear();
     // Everything a player of these variants reads, so the file stands alone.
-    let specs: Vec<_> = SPECS
-        .iter()
-        .filter(|s| {
-            variants
-                .iter()
-                .any(|&v| Params::relevant_to(variant_prefix(v)).any(|r| r.name == s.name))
-        })
-        .collect();
+    let mut specs: Vec<&ParamSpec> = Vec::new();
+    for &variant in &variants {
+        for spec in read_by(variant) {
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+    }
     let text = format!(
         "# ajaxlab tune {}: train loss {:.6} -> {:.6}, K {:.4}\n{}",
         args.inputs.join(" "),

@@ -3,6 +3,7 @@
 use super::{MoveRequest, Player, PlayerError, PlayerMove};
 use crate::tc::TimeControl;
 use ajaxlab_engine::{Clock, Engine, Features, Limits, Params};
+use ajaxlab_rules::Variant;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -81,8 +82,12 @@ impl Player for BuiltinPlayer {
         format!("ajaxlab {}", env!("CARGO_PKG_VERSION"))
     }
 
-    fn param_values(&self) -> Vec<i32> {
-        self.engine.params().iter().map(|(_, v)| v).collect()
+    fn param_values(&self, variant: &'static Variant) -> Vec<i32> {
+        self.engine
+            .params()
+            .iter_for(variant)
+            .map(|(_, v)| v)
+            .collect()
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {

@@ -12,7 +12,7 @@ pub use spin::SpinOption;
 pub use uci::{UciPlayer, UciPlayerConfig};
 
 use crate::tc::TimeControl;
-use ajaxlab_rules::{Game, Move};
+use ajaxlab_rules::{Game, Move, Variant};
 use ajaxlab_store::EngineOption;
 use std::time::Duration;
 
@@ -65,8 +65,9 @@ pub trait Player: Send {
     fn name(&self) -> &str;
     /// Version string (engine id).
     fn version(&self) -> String;
-    /// Parameter vector (empty for external engines), in the engine's table order.
-    fn param_values(&self) -> Vec<i32>;
+    /// Parameter vector for games of `variant` (empty for external
+    /// engines), in the order of the engine's `specs_for(variant)`.
+    fn param_values(&self, variant: &'static Variant) -> Vec<i32>;
     /// The UCI options it was set with, in the order sent (none for the
     /// builtin engine).
     fn options(&self) -> Vec<EngineOption> {

@@ -392,7 +392,7 @@ impl Player for UciPlayer {
         self.engine_id.clone()
     }
 
-    fn param_values(&self) -> Vec<i32> {
+    fn param_values(&self, _variant: &'static Variant) -> Vec<i32> {
         Vec::new()
     }
 

@@ -193,7 +193,7 @@ impl Coordinator {
         }
         let mut sorted = records;
         sorted.sort_by_key(|g| g.game_id);
-        metadata.param_names = ajaxlab_engine::params::SPECS
+        metadata.param_names = ajaxlab_engine::params::specs_for(config.variant)
             .iter()
             .map(|s| s.name.to_owned())
             .collect();

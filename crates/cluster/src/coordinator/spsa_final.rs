@@ -121,7 +121,9 @@ fn final_texts(
         .collect();
     let kept: Vec<&ParamSpec> = SPECS
         .iter()
-        .filter(|s| !tuned(s) && base.get(s.name) != defaults.get(s.name))
+        .filter(|s| base.get(s.name) != defaults.get(s.name))
+        .chain(base.file_pieces_set())
+        .filter(|s| !tuned(s))
         .collect();
     let mut toml = format!(
         "# SPSA campaign {campaign}: the tuned values, rounded for the engine.\n{}",

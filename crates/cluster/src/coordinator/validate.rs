@@ -109,7 +109,9 @@ pub fn validate_unit(
         .players
         .iter()
         .map(|p| match &p.kind {
-            PlayerKind::Builtin(params, _) => params.iter().map(|(_, v)| v).collect(),
+            PlayerKind::Builtin(params, _) => {
+                params.iter_for(config.variant).map(|(_, v)| v).collect()
+            }
             PlayerKind::Uci(_) => Vec::new(),
         })
         .collect();

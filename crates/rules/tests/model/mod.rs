@@ -1,9 +1,10 @@
 //! What the tests know of `tests/fsf/model-variants.ini`: Fairy-Stockfish's
-//! coded variants written as sections, and two invented ones.
+//! coded variants written as sections, and three invented ones.
 
 /// The file's sections, in their order: six of Fairy-Stockfish's variants,
-/// a lame leaper (`lamehorse`) and drops (`dropwazir`).
-pub(crate) const MODEL_SECTIONS: [&str; 8] = [
+/// a lame leaper (`lamehorse`), drops (`dropwazir`) and chess without
+/// castling (`nocastle`).
+pub(crate) const MODEL_SECTIONS: [&str; 9] = [
     "capablanca-ini",
     "gothic-ini",
     "embassy-ini",
@@ -12,4 +13,5 @@ pub(crate) const MODEL_SECTIONS: [&str; 8] = [
     "chancellor-ini",
     "lamehorse",
     "dropwazir",
+    "nocastle",
 ];
