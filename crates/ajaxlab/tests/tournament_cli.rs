@@ -36,21 +36,20 @@ fn ajaxlab(args: &[&str], dir: &Path) -> String {
     stdout
 }
 
-/// Plays the field of three as a `kind` tournament into `out`: its output.
-fn tournament(kind: &str, out: &str, dir: &Path) -> String {
-    ajaxlab(
-        &[
-            "match",
-            "--config",
-            "field.toml",
-            "--tournament",
-            kind,
-            "--quiet",
-            "--out",
-            out,
-        ],
-        dir,
-    )
+/// Plays the field of three as a `kind` tournament into `out`, with
+/// `more` arguments: its output.
+fn tournament(kind: &str, out: &str, dir: &Path, more: &[&str]) -> String {
+    let args = [
+        "match",
+        "--config",
+        "field.toml",
+        "--tournament",
+        kind,
+        "--quiet",
+        "--out",
+        out,
+    ];
+    ajaxlab(&[&args[..], more].concat(), dir)
 }
 
 fn field_dir(tag: &str) -> PathBuf {
@@ -79,7 +78,7 @@ fn rating_rows(report: &str) -> Vec<(String, u64, f64)> {
 #[test]
 fn a_round_robin_plays_every_pairing_and_the_report_rates_every_player() {
     let dir = field_dir("rr");
-    let out = tournament("round-robin", "rr", &dir);
+    let out = tournament("round-robin", "rr", &dir, &[]);
     for pairing in ["d1 vs d2: ", "d1 vs d3: ", "d2 vs d3: "] {
         assert!(
             out.lines().any(|l| l.starts_with(pairing)),
@@ -101,7 +100,7 @@ fn a_round_robin_plays_every_pairing_and_the_report_rates_every_player() {
         "{points} points in 24 games: {rows:?}"
     );
     // The same seed and node limits give the same games: the table repeats.
-    let again = tournament("round-robin", "rr2", &dir);
+    let again = tournament("round-robin", "rr2", &dir, &[]);
     assert_eq!(
         rating_rows(&ajaxlab(&["report", "rr2"], &dir)),
         rows,
@@ -112,7 +111,7 @@ fn a_round_robin_plays_every_pairing_and_the_report_rates_every_player() {
 #[test]
 fn a_gauntlet_pits_the_first_player_against_each_of_the_others() {
     let dir = field_dir("gauntlet");
-    let out = tournament("gauntlet", "g", &dir);
+    let out = tournament("gauntlet", "g", &dir, &[]);
     let pairings: Vec<&str> = out.lines().filter(|l| l.contains(" vs ")).collect();
     assert_eq!(pairings.len(), 2, "{out}");
     assert!(
@@ -166,23 +165,8 @@ fn a_second_tournament_without_out_gets_a_directory_of_its_own() {
 #[test]
 fn a_resumed_gauntlet_goes_on_with_each_pairing_and_a_larger_games_extends_it() {
     let dir = field_dir("resume");
-    tournament("gauntlet", "g", &dir);
-    let resumed = ajaxlab(
-        &[
-            "match",
-            "--config",
-            "field.toml",
-            "--tournament",
-            "gauntlet",
-            "--quiet",
-            "--out",
-            "g",
-            "--games",
-            "10",
-            "--resume",
-        ],
-        &dir,
-    );
+    tournament("gauntlet", "g", &dir, &[]);
+    let resumed = tournament("gauntlet", "g", &dir, &["--games", "10", "--resume"]);
     let rows = rating_rows(&ajaxlab(&["report", "g"], &dir));
     let mut games: Vec<(&str, u64)> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
     games.sort_unstable();

@@ -10,6 +10,7 @@ use crate::referee::{GameSpec, play_game, player_record};
 use crate::resume::{ResumeError, StoredPairs, stored_pairs};
 use ajaxlab_rules::Variant;
 use ajaxlab_stats::{LlrBounds, Pentanomial, RandomSource, SplitMix64, Sprt, SprtError, Status};
+use ajaxlab_store::lock::{DirectoryLock, LockError};
 use ajaxlab_store::{FileMetadata, GameRecord, PlayerRecord, StoreError, write_games};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -26,6 +27,10 @@ const GAMES_PER_FILE: usize = 500;
 /// match killed at any moment loses only the pairs in flight and those
 /// that finished within this time, and `--resume` plays them again.
 const FLUSH_EVERY: Duration = Duration::from_secs(60);
+
+/// The lock file a running match holds in its directory
+/// ([`ajaxlab_store::lock`]).
+pub const MATCH_LOCK: &str = "match.lock";
 
 /// Whether a match starts afresh or goes on with the games its directory
 /// holds.
@@ -67,6 +72,9 @@ pub enum MatchError {
     /// A resumed match's directory holds games it would not play.
     #[error(transparent)]
     Resume(#[from] ResumeError),
+    /// Another match writes to the directory.
+    #[error("{0}: one match at a time writes a directory; wait for it, or stop it and --resume")]
+    InUse(#[from] LockError),
     /// The SPRT cannot judge the results (bounds no distribution attains).
     #[error("SPRT: {0}")]
     Sprt(#[from] SprtError),
@@ -228,7 +236,9 @@ fn play_into_directory(
     let created = !config.out.exists();
     let result = create_and_play(config, progress, sprt, start);
     if result.is_err() && created {
-        // Only an empty directory goes: `remove_dir` refuses any other.
+        // Only a directory that holds nothing but the lock goes:
+        // `remove_dir` refuses any other.
+        let _ = std::fs::remove_file(config.out.join(MATCH_LOCK));
         let _ = std::fs::remove_dir(&config.out);
     }
     result
@@ -266,14 +276,17 @@ fn create_and_play(
 ) -> Result<MatchSummary, MatchError> {
     let never = Arc::new(AtomicBool::new(false));
     let records = check_players(config, &never)?;
-    let stored = match start {
-        Start::New => StoredPairs::default(),
-        Start::Resume => stored_pairs(config, &records)?,
-    };
     std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {
         path: config.out.display().to_string(),
         source,
     })?;
+    // Held until the match returns: a second match on this directory, new
+    // or resumed, is refused instead of storing the same pairs again.
+    let _lock = DirectoryLock::take(&config.out, MATCH_LOCK)?;
+    let stored = match start {
+        Start::New => StoredPairs::default(),
+        Start::Resume => stored_pairs(config, &records)?,
+    };
     let started = Instant::now();
     let total_games = config.pairs * 2;
     let bar = match progress {

@@ -49,6 +49,11 @@ fn games_of(files: &[PathBuf]) -> Vec<GameRecord> {
     all
 }
 
+/// Runs `config` quietly, which must succeed.
+fn played(config: &MatchConfig, start: Start) -> ajaxlab_arena::MatchSummary {
+    run_match(config, Progress::Quiet, start).unwrap()
+}
+
 /// A record with the clock readings blanked.
 fn timeless(mut g: GameRecord) -> GameRecord {
     g.started_at_ms = 0;
@@ -62,18 +67,8 @@ fn timeless(mut g: GameRecord) -> GameRecord {
 #[test]
 fn the_same_seed_and_node_limits_give_the_same_games() {
     for variant in ["afc", "amrc"] {
-        let a = run_match(
-            &config(variant, 6, temp_dir("repro-a"), 2),
-            Progress::Quiet,
-            Start::New,
-        )
-        .unwrap();
-        let b = run_match(
-            &config(variant, 6, temp_dir("repro-b"), 1),
-            Progress::Quiet,
-            Start::New,
-        )
-        .unwrap();
+        let a = played(&config(variant, 6, temp_dir("repro-a"), 2), Start::New);
+        let b = played(&config(variant, 6, temp_dir("repro-b"), 1), Start::New);
         let ga: Vec<GameRecord> = games_of(&a.files).into_iter().map(timeless).collect();
         let gb: Vec<GameRecord> = games_of(&b.files).into_iter().map(timeless).collect();
         assert_eq!(ga.len(), 6);
@@ -85,12 +80,7 @@ fn the_same_seed_and_node_limits_give_the_same_games() {
 #[test]
 fn every_record_replays_and_its_result_follows_from_the_moves() {
     let out = temp_dir("replay");
-    let summary = run_match(
-        &config("afc", 8, out.clone(), 2),
-        Progress::Quiet,
-        Start::New,
-    )
-    .unwrap();
+    let summary = played(&config("afc", 8, out.clone(), 2), Start::New);
     let games = games_of(&summary.files);
     assert_eq!(games.len(), 8);
     let ids: std::collections::HashSet<u64> = games.iter().map(|g| g.game_id).collect();
@@ -138,12 +128,7 @@ fn every_record_replays_and_its_result_follows_from_the_moves() {
 #[test]
 fn parquet_round_trips_records_and_parameter_names() {
     let out = temp_dir("roundtrip");
-    let summary = run_match(
-        &config("amrc", 2, out.clone(), 1),
-        Progress::Quiet,
-        Start::New,
-    )
-    .unwrap();
+    let summary = played(&config("amrc", 2, out.clone(), 1), Start::New);
     let games = games_of(&summary.files);
     let path = out.join("copy.parquet");
     let metadata = FileMetadata {
@@ -170,12 +155,7 @@ fn a_write_that_fails_leaves_no_file() {
 #[test]
 fn a_run_directory_that_holds_games_is_never_overwritten() {
     let out = temp_dir("kept");
-    let first = run_match(
-        &config("afc", 2, out.clone(), 1),
-        Progress::Quiet,
-        Start::New,
-    )
-    .unwrap();
+    let first = played(&config("afc", 2, out.clone(), 1), Start::New);
     let before = games_of(&first.files);
     // A run into it is refused.
     let again = run_match(
@@ -228,21 +208,11 @@ fn store_pairs(out: &std::path::Path, games: &[GameRecord], pairs: &[u64]) {
 
 #[test]
 fn a_resumed_match_plays_only_the_missing_pairs_and_ends_as_the_whole_match() {
-    let whole = run_match(
-        &config("afc", 8, temp_dir("whole"), 1),
-        Progress::Quiet,
-        Start::New,
-    )
-    .unwrap();
+    let whole = played(&config("afc", 8, temp_dir("whole"), 1), Start::New);
     let whole_games = games_of(&whole.files);
     let out = temp_dir("resumed");
     store_pairs(&out, &whole_games, &[0, 2]);
-    let resumed = run_match(
-        &config("afc", 8, out.clone(), 2),
-        Progress::Quiet,
-        Start::Resume,
-    )
-    .unwrap();
+    let resumed = played(&config("afc", 8, out.clone(), 2), Start::Resume);
     assert_eq!(resumed.resumed_pairs, 2);
     assert_eq!(
         resumed.stats.games(),
@@ -257,30 +227,15 @@ fn a_resumed_match_plays_only_the_missing_pairs_and_ends_as_the_whole_match() {
     assert_eq!(resumed_games, whole_games);
 
     // A finished match resumed plays nothing; a larger --games extends it.
-    let again = run_match(
-        &config("afc", 8, out.clone(), 1),
-        Progress::Quiet,
-        Start::Resume,
-    )
-    .unwrap();
+    let again = played(&config("afc", 8, out.clone(), 1), Start::Resume);
     assert_eq!((again.resumed_pairs, again.stats.games()), (4, 8));
-    let extended = run_match(
-        &config("afc", 10, out.clone(), 1),
-        Progress::Quiet,
-        Start::Resume,
-    )
-    .unwrap();
+    let extended = played(&config("afc", 10, out.clone(), 1), Start::Resume);
     assert_eq!((extended.resumed_pairs, extended.stats.games()), (4, 10));
 }
 
 #[test]
 fn a_match_resumes_only_its_own_games() {
-    let first = run_match(
-        &config("afc", 4, temp_dir("own"), 1),
-        Progress::Quiet,
-        Start::New,
-    )
-    .unwrap();
+    let first = played(&config("afc", 4, temp_dir("own"), 1), Start::New);
     let games = games_of(&first.files);
     let refused = |config: MatchConfig| {
         let out = config.out.clone();
@@ -339,7 +294,7 @@ fn a_file_variant_s_piece_values_are_set_and_recorded_by_name() {
         },
     )
     .unwrap();
-    let summary = run_match(&config, Progress::Quiet, Start::New).unwrap();
+    let summary = played(&config, Start::New);
     let stored = read_games(&summary.files[0]).unwrap();
     let names = &stored.metadata.param_names;
     let at = names.iter().position(|n| n == "squirrel.s.mg").unwrap();
@@ -353,4 +308,32 @@ fn a_file_variant_s_piece_values_are_set_and_recorded_by_name() {
         (game.white.params[at], game.black.params[at]),
         (700, default)
     );
+}
+
+/// One match at a time writes a directory: while a match holds it, another
+/// one, resumed or new, is refused naming the holder, and the games stay
+/// as they were.
+#[test]
+fn a_second_match_on_a_directory_in_use_is_refused() {
+    let out = temp_dir("in-use");
+    let first = played(&config("afc", 2, out.clone(), 1), Start::New);
+    let before = games_of(&first.files);
+    let held =
+        ajaxlab_store::lock::DirectoryLock::take(&out, ajaxlab_arena::runner::MATCH_LOCK).unwrap();
+    let e = run_match(
+        &config("afc", 4, out.clone(), 1),
+        Progress::Quiet,
+        Start::Resume,
+    )
+    .unwrap_err()
+    .to_string();
+    let pid = std::process::id();
+    assert!(
+        e.contains(&format!("is in use by another process (pid {pid})")),
+        "{e}"
+    );
+    assert_eq!(games_of(&first.files), before);
+    drop(held);
+    let resumed = played(&config("afc", 4, out, 1), Start::Resume);
+    assert_eq!((resumed.resumed_pairs, resumed.stats.games()), (1, 4));
 }

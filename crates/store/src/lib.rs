@@ -25,6 +25,7 @@ mod error;
 mod file_name;
 pub mod games;
 pub mod ids;
+pub mod lock;
 pub mod metadata;
 pub mod record;
 pub mod spsa;

@@ -119,7 +119,7 @@ pub struct Coordinator {
     /// Units whose submissions are being processed now.
     submitting: claims::SubmissionClaims,
     /// This coordinator's hold on its state directory.
-    _lock: lock::StateLock,
+    _lock: ajaxlab_store::lock::DirectoryLock,
     /// What the start-up check of the games files found.
     startup_check: FileCheck,
 }
@@ -156,7 +156,7 @@ impl Coordinator {
                 dir: dir.to_owned(),
                 source: e,
             })?;
-        let lock = lock::StateLock::take(dir)?;
+        let lock = lock::take(dir)?;
         let db_path = dir.join(schema::DATABASE_FILE);
         let db = schema::open(&db_path).map_err(|source| StorageError::OpenDatabase {
             path: db_path.clone(),
