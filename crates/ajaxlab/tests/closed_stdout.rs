@@ -59,7 +59,8 @@ fn finish(child: Child) -> (Option<i32>, String) {
     (output.status.code(), stderr)
 }
 
-/// `out` is absent, or holds the match's four games, complete.
+/// `out` is absent, or holds the match's four games, complete (beside the
+/// lock file a match holds while it runs).
 fn absent_or_complete(out: &Path) {
     if !out.exists() {
         return;
@@ -68,6 +69,9 @@ fn absent_or_complete(out: &Path) {
     for entry in std::fs::read_dir(out).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name == ajaxlab_arena::runner::MATCH_LOCK {
+            continue;
+        }
         assert!(
             name.starts_with("games-") && name.ends_with(".parquet"),
             "{} holds {name}",
