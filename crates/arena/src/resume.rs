@@ -182,7 +182,7 @@ impl Difference {
     }
 }
 
-fn same<T: PartialEq + fmt::Debug + ?Sized>(
+fn same<T: PartialEq + fmt::Debug>(
     what: &'static str,
     stored: &T,
     expected: &T,
