@@ -4,12 +4,13 @@
 //! mobility area on a concave curve, threats (pieces attacked by pawns or by
 //! lesser pieces, hanging pieces), pawn structure and passed pawns (progress,
 //! blockade, king distance), a nonlinear king danger counting safe checks by
-//! moves and by drops, the bishop pair, and the scaling of drawish
-//! endgames. Every number comes from [`Params`].
+//! moves and by drops, the bishop pair, rook-like pieces on open and
+//! semi-open files, the king's distance from the edge in the middlegame,
+//! and the scaling of drawish endgames. Every number comes from [`Params`].
 
 use crate::file_params;
 use crate::params::Params;
-use ajaxlab_rules::variant::{Component, Geometry, Mode};
+use ajaxlab_rules::variant::{Component, Geometry, Lines, Mode, PieceDef};
 use ajaxlab_rules::{
     Bitboard, Color, HandRule, MAX_KINDS, PieceKind, Position, SQUARE_COUNT, Square, StartSpec,
     Variant, VariantKind,
@@ -40,6 +41,12 @@ pub struct Evaluator {
     file_ahead: [Vec<Bitboard>; 2],
     /// Squares of the neighbouring files.
     neighbour_files: Vec<Bitboard>,
+    /// Squares of each file.
+    files: Vec<Bitboard>,
+    /// Kinds that slide along files but not along diagonals (chess's rook),
+    /// scored for open and semi-open files.
+    rook_like: Vec<PieceKind>,
+    width: i32,
     height: i32,
     /// The value of the more valuable minor piece (drawish endgames).
     minor: i32,
@@ -440,6 +447,21 @@ impl Evaluator {
                     .collect::<Bitboard>()
             })
             .collect();
+        let files = (0..w)
+            .map(|f| (0..h).filter_map(|r| square(f, r)).collect::<Bitboard>())
+            .collect();
+        let slides = |piece: &PieceDef, lines: Lines| {
+            piece
+                .components
+                .iter()
+                .any(|c| c.geometry == Geometry::Slide(lines) && c.mode == Mode::MoveAndCapture)
+        };
+        let rook_like = def
+            .pieces
+            .iter()
+            .filter(|p| slides(p, Lines::Orthogonal) && !slides(p, Lines::Diagonal))
+            .map(|p| p.kind)
+            .collect();
         let mut kinds_by_value: Vec<PieceKind> = PieceKind::all()
             .filter(|&k| k != PieceKind::KING && v.has_kind(k))
             .collect();
@@ -474,6 +496,9 @@ impl Evaluator {
             passed_span,
             file_ahead,
             neighbour_files,
+            files,
+            rook_like,
+            width: w,
             height: h,
             minor,
             kinds_by_value,
@@ -647,6 +672,19 @@ impl Evaluator {
         if bishops >= 2 {
             t.add(p.bishop_pair_mg, p.bishop_pair_eg);
         }
+        for &kind in &self.rook_like {
+            for sq in pos.pieces(us, kind) {
+                let file = self.files[usize::from(sq.file().index())];
+                if (file & own_pawns).any() {
+                    continue;
+                }
+                if (file & enemy_pawns).any() {
+                    t.add(p.rook_semi_open_mg, p.rook_semi_open_eg);
+                } else {
+                    t.add(p.rook_open_mg, p.rook_open_eg);
+                }
+            }
+        }
         t = t.plus(self.threats(pos, us, maps));
         // King danger we inflict: attacks on the enemy king's neighbourhood,
         // the attackers, and the safe checks we have (moves and drops).
@@ -666,6 +704,9 @@ impl Evaluator {
         if i32::from(own_king.rank().index()) == home {
             t.add(p.king_home_mg, 0);
         }
+        let king_file = i32::from(own_king.file().index());
+        let from_edge = king_file.min(self.width - 1 - king_file);
+        t.add(-p.king_file_mg * from_edge, 0);
         t.add(0, p.king_center_eg * self.centrality[own_king.index()]);
         let king_zone = pos
             .attacks_from(PieceKind::KING, us, own_king)
@@ -924,6 +965,57 @@ mod tests {
         let two_gates_one_in_hand = score("4k4/9/9/9/9/9/9/9/RB2K4[M] w AB - 0 1");
         assert_eq!(one_gate_two_in_hand, two_gates_one_in_hand);
         assert!(two_gates_two_in_hand > one_gate_two_in_hand + 400);
+    }
+
+    /// A rook on a file without pawns earns the open-file bonus, on a file
+    /// with only enemy pawns the semi-open one, behind its own pawn none.
+    #[test]
+    fn a_rook_is_scored_by_the_pawns_on_its_file() {
+        let with_terms = Params {
+            chess_rook_open_mg: 40,
+            chess_rook_open_eg: 40,
+            chess_rook_semi_open_mg: 16,
+            chess_rook_semi_open_eg: 16,
+            ..Params::default()
+        };
+        let without_terms = Params {
+            chess_rook_open_mg: 0,
+            chess_rook_open_eg: 0,
+            chess_rook_semi_open_mg: 0,
+            chess_rook_semi_open_eg: 0,
+            ..Params::default()
+        };
+        let gain = |fen: &str| {
+            let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
+            let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
+            score(&with_terms) - score(&without_terms)
+        };
+        assert_eq!(gain("4k3/8/8/8/8/8/7P/R3K3 w - - 0 1"), 40);
+        assert_eq!(gain("4k3/p7/8/8/8/8/7P/R3K3 w - - 0 1"), 16);
+        assert_eq!(gain("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 1"), 0);
+        // A queen slides along files too, but also along diagonals: not a rook.
+        assert_eq!(gain("4k3/8/8/8/8/8/7P/Q3K3 w - - 0 1"), 0);
+    }
+
+    /// In the middlegame a king pays for each file it stands from the
+    /// nearer edge: castled on g1 it pays one, uncastled on e8 three.
+    #[test]
+    fn a_king_in_the_centre_pays_in_the_middlegame() {
+        let without_term = Params {
+            chess_king_file_mg: 0,
+            ..Params::default()
+        };
+        let with_term = Params {
+            chess_king_file_mg: 10,
+            ..Params::default()
+        };
+        let pos = Position::from_fen(
+            VariantKind::Chess,
+            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w kq - 5 5",
+        )
+        .unwrap();
+        let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
+        assert_eq!(score(&with_term) - score(&without_term), 3 * 10 - 10);
     }
 
     #[test]

@@ -126,6 +126,11 @@ macro_rules! define_params {
         p.threat_lesser_eg = self.chess_threat_lesser_eg;
         p.hanging_mg = self.chess_hanging_mg;
         p.hanging_eg = self.chess_hanging_eg;
+        p.king_file_mg = self.chess_king_file_mg;
+        p.rook_open_mg = self.chess_rook_open_mg;
+        p.rook_open_eg = self.chess_rook_open_eg;
+        p.rook_semi_open_mg = self.chess_rook_semi_open_mg;
+        p.rook_semi_open_eg = self.chess_rook_semi_open_eg;
         p.drawish_scale = self.chess_drawish_scale;
         p.tempo = self.chess_tempo;
         p
@@ -224,6 +229,11 @@ define_params! {
     threat_lesser_eg: "eval.threat.lesser.eg" = 76, [0, 200], c_end 3.0, r_end 0.002, "Per enemy piece attacked by a piece worth less, endgame.";
     hanging_mg: "eval.hanging.mg" = 0, [0, 200], c_end 3.0, r_end 0.002, "Per enemy piece we attack that nothing defends, middlegame.";
     hanging_eg: "eval.hanging.eg" = 25, [0, 200], c_end 3.0, r_end 0.002, "Per enemy piece we attack that nothing defends, endgame.";
+    king_file_mg: "eval.king_file.mg" = 0, [0, 40], c_end 2.0, r_end 0.002, "Penalty per file the king stands from the nearer edge, middlegame (0: the Ajax fit predates the term).";
+    rook_open_mg: "eval.rook_file.open.mg" = 0, [0, 100], c_end 3.0, r_end 0.002, "A rook-like piece (sliding along files, not diagonals) on a file without pawns, middlegame (0: the Ajax fit predates the term).";
+    rook_open_eg: "eval.rook_file.open.eg" = 0, [0, 100], c_end 3.0, r_end 0.002, "The same, endgame.";
+    rook_semi_open_mg: "eval.rook_file.semi_open.mg" = 0, [0, 100], c_end 3.0, r_end 0.002, "A rook-like piece on a file with enemy pawns but none of its own, middlegame.";
+    rook_semi_open_eg: "eval.rook_file.semi_open.eg" = 0, [0, 100], c_end 3.0, r_end 0.002, "The same, endgame.";
     drawish_scale: "eval.drawish.scale" = 1, [1, 64], c_end 2.0, r_end 0.002, "Endgame score of a side without pawns and at most a minor piece ahead, in 64ths.";
     tempo: "eval.tempo" = 29, [0, 50], c_end 2.0, r_end 0.002, "Bonus for the side to move.";
     // ---- evaluation terms of chess and Chess960 (the hand-set values the Ajax fit started from) ----
@@ -253,6 +263,11 @@ define_params! {
     chess_threat_lesser_eg: "chess.eval.threat.lesser.eg" = 20, [0, 200], c_end 3.0, r_end 0.002, "Chess and Chess960: per enemy piece attacked by a piece worth less, endgame.";
     chess_hanging_mg: "chess.eval.hanging.mg" = 25, [0, 200], c_end 3.0, r_end 0.002, "Chess and Chess960: per enemy piece we attack that nothing defends, middlegame.";
     chess_hanging_eg: "chess.eval.hanging.eg" = 15, [0, 200], c_end 3.0, r_end 0.002, "Chess and Chess960: per enemy piece we attack that nothing defends, endgame.";
+    chess_king_file_mg: "chess.eval.king_file.mg" = 10, [0, 40], c_end 2.0, r_end 0.002, "Chess and Chess960: penalty per file the king stands from the nearer edge, middlegame (a castled king on g1 pays 10, an uncastled one on e1 30).";
+    chess_rook_open_mg: "chess.eval.rook_file.open.mg" = 30, [0, 100], c_end 3.0, r_end 0.002, "Chess and Chess960: a rook on a file without pawns, middlegame.";
+    chess_rook_open_eg: "chess.eval.rook_file.open.eg" = 15, [0, 100], c_end 3.0, r_end 0.002, "Chess and Chess960: the same, endgame.";
+    chess_rook_semi_open_mg: "chess.eval.rook_file.semi_open.mg" = 12, [0, 100], c_end 3.0, r_end 0.002, "Chess and Chess960: a rook on a file with enemy pawns but none of its own, middlegame.";
+    chess_rook_semi_open_eg: "chess.eval.rook_file.semi_open.eg" = 6, [0, 100], c_end 3.0, r_end 0.002, "Chess and Chess960: the same, endgame.";
     chess_drawish_scale: "chess.eval.drawish.scale" = 16, [1, 64], c_end 2.0, r_end 0.002, "Chess and Chess960: endgame score of a side without pawns and at most a minor piece ahead, in 64ths.";
     chess_tempo: "chess.eval.tempo" = 12, [0, 50], c_end 2.0, r_end 0.002, "Chess and Chess960: bonus for the side to move.";
     // ---- time ----
