@@ -439,16 +439,17 @@ impl Evaluator {
                 };
             }
         }
-        let neighbour_files = (0..w)
-            .map(|f| {
-                (0..h)
-                    .flat_map(|r| [square(f - 1, r), square(f + 1, r)])
-                    .flatten()
-                    .collect::<Bitboard>()
-            })
+        let files: Vec<Bitboard> = (0..w)
+            .map(|f| (0..h).filter_map(|r| square(f, r)).collect())
             .collect();
-        let files = (0..w)
-            .map(|f| (0..h).filter_map(|r| square(f, r)).collect::<Bitboard>())
+        let file_or_empty = |f: i32| {
+            usize::try_from(f)
+                .ok()
+                .and_then(|f| files.get(f).copied())
+                .unwrap_or(Bitboard::EMPTY)
+        };
+        let neighbour_files = (0..w)
+            .map(|f| file_or_empty(f - 1) | file_or_empty(f + 1))
             .collect();
         let slides = |piece: &PieceDef, lines: Lines| {
             piece
