@@ -972,20 +972,15 @@ mod tests {
     /// with only enemy pawns the semi-open one, behind its own pawn none.
     #[test]
     fn a_rook_is_scored_by_the_pawns_on_its_file() {
-        let with_terms = Params {
-            chess_rook_open_mg: 40,
-            chess_rook_open_eg: 40,
-            chess_rook_semi_open_mg: 16,
-            chess_rook_semi_open_eg: 16,
+        // The open and semi-open bonuses, each the same in both phases.
+        let terms = |open: i32, semi_open: i32| Params {
+            chess_rook_open_mg: open,
+            chess_rook_open_eg: open,
+            chess_rook_semi_open_mg: semi_open,
+            chess_rook_semi_open_eg: semi_open,
             ..Params::default()
         };
-        let without_terms = Params {
-            chess_rook_open_mg: 0,
-            chess_rook_open_eg: 0,
-            chess_rook_semi_open_mg: 0,
-            chess_rook_semi_open_eg: 0,
-            ..Params::default()
-        };
+        let (with_terms, without_terms) = (terms(40, 16), terms(0, 0));
         let gain = |fen: &str| {
             let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
             let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
