@@ -33,8 +33,8 @@ pub struct Evaluator {
     /// Non-pawn material (middlegame values, board and hand) of the start position.
     phase_total: i32,
     centrality: Vec<i32>,
-    /// Square tables by kind and square.
-    pst: Vec<Tapered>,
+    /// Square tables by colour, kind and square (`kind·SQUARE_COUNT + square`).
+    pst: [Vec<Tapered>; 2],
     /// Squares strictly ahead of a pawn on its own and neighbouring files, per colour.
     passed_span: [Vec<Bitboard>; 2],
     /// Squares strictly ahead of a pawn on its own file, per colour.
@@ -354,6 +354,47 @@ fn mobility_curve() -> [i32; MOBILITY_POINTS] {
     std::array::from_fn(|n| (4.0 * (n as f64).sqrt()).round() as i32 - 8)
 }
 
+/// The middlegame and endgame sums of a position, White's less Black's,
+/// and how [`Evaluator::evaluate`] blends them.
+struct Blend {
+    total: Tapered,
+    /// [`PHASE_MAX`] in a full middlegame, 0 in a bare endgame.
+    phase: i32,
+    /// The endgame sum's scale, in 64ths.
+    eg_scale: i32,
+}
+
+/// How much one centipawn more in White's middlegame or endgame sum moves
+/// White's score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Linearised {
+    /// Per centipawn of the middlegame sum.
+    pub(crate) middlegame: f64,
+    /// Per centipawn of the endgame sum.
+    pub(crate) endgame: f64,
+}
+
+/// Adds chess's square tables ([`crate::chess_squares`]) to the derived
+/// ones, each colour reading them from its own side.
+fn add_chess_squares(pst: &mut [Vec<Tapered>; 2], board: &[Square], params: &Params) {
+    let specs = crate::chess_squares::specs();
+    for color in Color::ALL {
+        for &sq in board {
+            let Some(relative) = crate::chess_squares::relative(color, sq) else {
+                continue;
+            };
+            for (piece, &(kind, _)) in crate::chess_squares::PIECES.iter().enumerate() {
+                let value = |middlegame| {
+                    crate::chess_squares::index(piece, relative, middlegame)
+                        .map_or(0, |at| params.value_of(&specs[at]))
+                };
+                let entry = &mut pst[color.index()][kind.index() * SQUARE_COUNT + sq.index()];
+                entry.add(value(true), value(false));
+            }
+        }
+    }
+}
+
 impl Evaluator {
     /// The evaluation of `variant` with parameters `params`: a built-in's
     /// tuned terms, or for a variant of a user's file chess's positional
@@ -420,7 +461,7 @@ impl Evaluator {
         // Square tables from each piece's reach on an empty board: a square
         // from which the piece reaches more is worth more, by as much as
         // the reach exceeds the piece's mean over the board.
-        let mut pst = vec![Tapered::default(); MAX_KINDS * SQUARE_COUNT];
+        let mut derived = vec![Tapered::default(); MAX_KINDS * SQUARE_COUNT];
         for kind in PieceKind::all() {
             if kind == PieceKind::PAWN || kind == PieceKind::KING || !v.has_kind(kind) {
                 continue;
@@ -433,11 +474,18 @@ impl Evaluator {
             let count = i32::try_from(board.len()).unwrap_or(1).max(1);
             for (&sq, &n) in board.iter().zip(&reach) {
                 let above = n * 4 - total * 4 / count;
-                pst[kind.index() * SQUARE_COUNT + sq.index()] = Tapered {
+                derived[kind.index() * SQUARE_COUNT + sq.index()] = Tapered {
                     mg: params.pst_mg * above / 4,
                     eg: params.pst_eg * above / 4,
                 };
             }
+        }
+        let mut pst = [derived.clone(), derived];
+        if matches!(
+            v.builtin(),
+            Some(VariantKind::Chess | VariantKind::Chess960)
+        ) {
+            add_chess_squares(&mut pst, &board, params);
         }
         let files: Vec<Bitboard> = (0..w)
             .map(|f| (0..h).filter_map(|r| square(f, r)).collect())
@@ -569,8 +617,9 @@ impl Evaluator {
             .sum()
     }
 
-    /// The position's value for the side to move, in centipawns.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    /// The sums the evaluation blends: both sides' terms (White's less
+    /// Black's), the phase and the endgame's scale.
+    fn blend(&self, pos: &Position) -> Blend {
         let pawns = [
             pawn_attacks(pos, Color::White),
             pawn_attacks(pos, Color::Black),
@@ -589,16 +638,44 @@ impl Evaluator {
             self.non_pawn_material_of(pos, Color::White),
             self.non_pawn_material_of(pos, Color::Black),
         ];
-        let phase =
-            ((material[0] + material[1]) * PHASE_MAX / self.phase_total).clamp(0, PHASE_MAX);
-        let eg = total.eg * self.endgame_scale(pos, total.eg, material) / 64;
-        let white = (total.mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+        Blend {
+            total,
+            phase: ((material[0] + material[1]) * PHASE_MAX / self.phase_total).clamp(0, PHASE_MAX),
+            eg_scale: self.endgame_scale(pos, total.eg, material),
+        }
+    }
+
+    /// The position's value for the side to move, in centipawns.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.score(pos, &self.blend(pos))
+    }
+
+    /// The score of `blend`, the sums of `pos`, for the side to move.
+    fn score(&self, pos: &Position, blend: &Blend) -> i32 {
+        let eg = blend.total.eg * blend.eg_scale / 64;
+        let white = (blend.total.mg * blend.phase + eg * (PHASE_MAX - blend.phase)) / PHASE_MAX;
         let score = if pos.side_to_move() == Color::White {
             white
         } else {
             -white
         };
         score + self.p.tempo
+    }
+
+    /// The evaluation of `pos` for the side to move, and how much one
+    /// centipawn more in White's middlegame and endgame sums would move
+    /// White's score: the exact gradient, for a tuner, of every term the
+    /// evaluation adds linearly (chess's square tables).
+    pub(crate) fn evaluate_linearised(&self, pos: &Position) -> (i32, Linearised) {
+        let blend = self.blend(pos);
+        let phase = f64::from(blend.phase) / f64::from(PHASE_MAX);
+        (
+            self.score(pos, &blend),
+            Linearised {
+                middlegame: phase,
+                endgame: (1.0 - phase) * f64::from(blend.eg_scale) / 64.0,
+            },
+        )
     }
 
     /// The endgame score's scale in 64ths: a side ahead with no pawns and
@@ -631,8 +708,12 @@ impl Evaluator {
         let own_pawns = pos.pieces(us, PieceKind::PAWN);
         let enemy_pawns = pos.pieces(!us, PieceKind::PAWN);
         let own_king = pos.king_square(us);
+        let table = &self.pst[us.index()];
+        let square = table[PieceKind::KING.index() * SQUARE_COUNT + own_king.index()];
+        t.add(square.mg, square.eg);
         for sq in own_pawns {
-            t.add(self.value_mg[0], self.value_eg[0]);
+            let square = table[PieceKind::PAWN.index() * SQUARE_COUNT + sq.index()];
+            t.add(self.value_mg[0] + square.mg, self.value_eg[0] + square.eg);
             let rank = i32::from(sq.rank().index());
             let advance = if us == Color::White {
                 rank - 1
@@ -663,7 +744,7 @@ impl Evaluator {
                 bishops = pieces.count();
             }
             for sq in pieces {
-                let square = self.pst[kind.index() * SQUARE_COUNT + sq.index()];
+                let square = self.pst[us.index()][kind.index() * SQUARE_COUNT + sq.index()];
                 t.add(
                     self.value_mg[kind.index()] + square.mg,
                     self.value_eg[kind.index()] + square.eg,

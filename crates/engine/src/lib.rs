@@ -4,6 +4,7 @@
 //! other tools.
 
 pub mod bench;
+mod chess_squares;
 mod correction;
 mod engine;
 mod eval;

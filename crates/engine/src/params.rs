@@ -15,7 +15,7 @@
 //! Wazir, the Falcon as Wazir + lame Knight + lame Zebra + move-only Ferz.
 //! They are hypotheses for tuning to test, not measurements.
 
-use ajaxlab_rules::Variant;
+use ajaxlab_rules::{Variant, VariantKind};
 use std::collections::BTreeMap;
 
 /// One tunable parameter: its name, default, legal range and SPSA step.
@@ -74,15 +74,17 @@ macro_rules! define_params {
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct Params {
             $( #[doc = $doc] pub $field: i32, )*
-            /// The values set of the pieces of variants from users' files
-            /// ([`crate::file_params`]), by name; a piece not set has its
-            /// parameter's default, and none is kept at its default.
-            pub(crate) file_pieces: BTreeMap<&'static str, i32>,
+            /// The values set of the parameters made rather than declared
+            /// here (the pieces of variants from users' files,
+            /// [`crate::file_params`]; chess's square tables,
+            /// [`crate::chess_squares`]), by name; one not set has its
+            /// default, and none is kept at its default.
+            pub(crate) generated: BTreeMap<&'static str, i32>,
         }
 
         impl Default for Params {
             fn default() -> Self {
-                Params { $( $field: $default, )* file_pieces: BTreeMap::new() }
+                Params { $( $field: $default, )* generated: BTreeMap::new() }
             }
         }
 
@@ -333,10 +335,10 @@ impl Params {
         match self.slot(name) {
             Some(slot) => *slot = value,
             None if value == spec.default => {
-                self.file_pieces.remove(spec.name);
+                self.generated.remove(spec.name);
             }
             None => {
-                self.file_pieces.insert(spec.name, value);
+                self.generated.insert(spec.name, value);
             }
         }
         Ok(())
@@ -352,14 +354,14 @@ impl Params {
     /// variant's piece.
     pub fn value_of(&self, spec: &ParamSpec) -> i32 {
         self.get_static(spec.name)
-            .or_else(|| self.file_pieces.get(spec.name).copied())
+            .or_else(|| self.generated.get(spec.name).copied())
             .unwrap_or(spec.default)
     }
 
-    /// The parameters of file variants' pieces set away from their
-    /// defaults.
-    pub fn file_pieces_set(&self) -> impl Iterator<Item = &'static ParamSpec> + '_ {
-        self.file_pieces.keys().filter_map(|name| spec(name))
+    /// The generated parameters (file variants' pieces, chess's square
+    /// tables) set away from their defaults.
+    pub fn generated_set(&self) -> impl Iterator<Item = &'static ParamSpec> + '_ {
+        self.generated.keys().filter_map(|name| spec(name))
     }
 
     /// Every `(name, value)` pair a run of `variant` carries: the table's,
@@ -391,7 +393,7 @@ impl Params {
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
         SPECS
             .iter()
-            .chain(self.file_pieces_set())
+            .chain(self.generated_set())
             .map(|s| (s.name, self.value_of(s)))
     }
 
@@ -486,19 +488,35 @@ impl Params {
     }
 }
 
-/// The table entry of `name`, or the parameter of that name of a file
-/// variant's piece (of a file this process has loaded).
+/// The table entry of `name`, or the generated parameter of that name: an
+/// entry of chess's square tables, or a file variant's piece's (of a file
+/// this process has loaded).
 pub fn spec(name: &str) -> Option<&'static ParamSpec> {
     SPECS
         .iter()
         .find(|s| s.name == name)
+        .or_else(|| crate::chess_squares::find(name).map(|at| &crate::chess_squares::specs()[at]))
         .or_else(|| crate::file_params::find(name))
 }
 
-/// The parameters of a run of `variant`: the table's, then
-/// [`file_piece_specs`].
+/// The parameters of a run of `variant`: the table's, then chess's square
+/// tables (chess and Chess960) or [`file_piece_specs`].
 pub fn specs_for(variant: &'static Variant) -> Vec<&'static ParamSpec> {
-    SPECS.iter().chain(file_piece_specs(variant)).collect()
+    SPECS
+        .iter()
+        .chain(square_specs(variant))
+        .chain(file_piece_specs(variant))
+        .collect()
+}
+
+/// The entries of chess's square tables (`chess.square.knight.e4.mg`, see
+/// [`crate::chess_squares`]) for chess and Chess960; none for another
+/// variant.
+pub fn square_specs(variant: &'static Variant) -> &'static [ParamSpec] {
+    match variant.builtin() {
+        Some(VariantKind::Chess | VariantKind::Chess960) => crate::chess_squares::specs(),
+        _ => &[],
+    }
 }
 
 /// The value parameters of the pieces of a variant of a user's file

@@ -11,12 +11,16 @@
 //! blended with the stored score: `(1 − λ)·result + λ·σ(K·score/400)`.
 //! `K` is fitted first, to the results alone, by a one-dimensional search
 //! at the starting values (with the score in the target, `K` would shrink
-//! until both sides of the difference were ½), then the chosen parameters follow Adam on central finite-difference
-//! gradients (every loss evaluated on all cores), each step clamped to the
+//! until both sides of the difference were ½), then the chosen parameters
+//! follow Adam on central finite-difference gradients (every loss
+//! evaluated on all cores; chess's square tables, in which the evaluation
+//! is linear, on their exact gradient, one evaluation per position for all
+//! of them), each step clamped to the
 //! parameter's range and rounded to an integer where the evaluation reads
 //! it. Positions of games drawn into a held-out split (by a seed) are only
 //! measured, never fitted, so the report shows whether the fit generalises.
 
+use crate::chess_squares;
 use crate::eval::Evaluator;
 use crate::params::{ParamError, ParamSpec, Params};
 use ajaxlab_rules::{Color, FenError, Position, Variant, VariantKind};
@@ -138,6 +142,11 @@ pub struct TuneOptions {
     pub lambda: f64,
     /// Adam's step size as a share of each parameter's range (`max − min`).
     pub learning_rate: f64,
+    /// Weight μ of the ridge penalty `μ·Σ((θ − θ₀)/100)²` added to the
+    /// loss, `θ₀` the starting values, in centipawns: it holds back what
+    /// the data barely speak for (a rare square's entry) while the rest
+    /// moves; 0 for none.
+    pub regularisation: f64,
     /// Threads evaluating positions.
     pub threads: NonZeroUsize,
 }
@@ -149,6 +158,7 @@ impl Default for TuneOptions {
             iterations: 200,
             lambda: 0.0,
             learning_rate: 0.01,
+            regularisation: 0.0,
             threads: std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
         }
     }
@@ -166,6 +176,9 @@ pub enum OptionViolation {
     /// A step size that is not positive and finite.
     #[error("learning rate {0} is not a positive number")]
     LearningRate(f64),
+    /// A ridge weight that is negative or not finite.
+    #[error("regularisation {0} is not a number ≥ 0")]
+    Regularisation(f64),
     /// No steps.
     #[error("iterations must be at least 1")]
     Iterations,
@@ -506,7 +519,7 @@ pub struct ParamChange {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TuneReport {
     /// The fitted parameters (the starting values elsewhere): the values of
-    /// the step with the lowest training loss.
+    /// the step with the lowest training loss (with the ridge penalty).
     pub params: Params,
     /// The fitted scale `K`.
     pub k: f64,
@@ -638,6 +651,50 @@ impl Objective {
         .sum()
     }
 
+    /// The gradient of the summed squared error with respect to every entry
+    /// of chess's square tables, exact: the evaluation is linear in them,
+    /// each weighing by the phase ([`Evaluator`]'s linearisation).
+    fn square_gradients(&self, groups: &[Group], params: &Params) -> Vec<f64> {
+        let size = chess_squares::specs().len();
+        let evaluators: Vec<(Evaluator, &[Sample])> = groups
+            .iter()
+            .filter(|g| !crate::params::square_specs(g.variant).is_empty())
+            .map(|g| (Evaluator::new(g.variant, params), g.samples.as_slice()))
+            .collect();
+        let work: Vec<(&Evaluator, &[Sample])> = evaluators
+            .iter()
+            .flat_map(|(e, samples)| samples.chunks(CHUNK).map(move |c| (e, c)))
+            .collect();
+        // d σ(K·e/400) / d e = σ·(1 − σ)·K·ln 10 / 400.
+        let slope = self.k * std::f64::consts::LN_10 / 400.0;
+        let parts = parallel_map(self.threads, &work, |(eval, samples)| {
+            let mut gradient = vec![0.0; size];
+            for s in *samples {
+                let (score, weights) = eval.evaluate_linearised(&s.position);
+                let white = if s.position.side_to_move() == Color::White {
+                    score
+                } else {
+                    -score
+                };
+                let p = expected_score(self.k, f64::from(white));
+                let d_error = -2.0 * (self.target(s) - p) * p * (1.0 - p) * slope;
+                for placed in chess_squares::occupancy(&s.position) {
+                    let d = d_error * f64::from(placed.sign);
+                    gradient[placed.middlegame] += d * weights.middlegame;
+                    gradient[placed.endgame] += d * weights.endgame;
+                }
+            }
+            gradient
+        });
+        let mut total = vec![0.0; size];
+        for part in parts {
+            for (t, g) in total.iter_mut().zip(part) {
+                *t += g;
+            }
+        }
+        total
+    }
+
     /// Mean squared error over all of `groups`.
     fn mean(&self, groups: &[Group], params: &Params) -> f64 {
         let n: usize = groups.iter().map(|g| g.samples.len()).sum();
@@ -728,7 +785,11 @@ fn fit_k(groups: &[Group], params: &Params, threads: NonZeroUsize) -> f64 {
 /// One fitted parameter's Adam state.
 struct Coordinate {
     spec: &'static ParamSpec,
+    /// Its index among chess's square tables, whose gradient is exact.
+    square: Option<usize>,
     value: f64,
+    /// The starting value, which the ridge penalty pulls towards.
+    start: f64,
     m: f64,
     v: f64,
 }
@@ -741,6 +802,17 @@ impl Coordinate {
 
     fn rounded(&self) -> i32 {
         (self.value.round() as i32).clamp(self.spec.min, self.spec.max)
+    }
+
+    /// The ridge penalty's share, `μ·((θ − θ₀)/100)²`, at the rounded value.
+    fn penalty(&self, weight: f64) -> f64 {
+        let d = (f64::from(self.rounded()) - self.start) / 100.0;
+        weight * d * d
+    }
+
+    /// The penalty's derivative by the value.
+    fn penalty_slope(&self, weight: f64) -> f64 {
+        2.0 * weight * (f64::from(self.rounded()) - self.start) / 10_000.0
     }
 }
 
@@ -764,6 +836,9 @@ pub fn tune(
     if !(options.learning_rate.is_finite() && options.learning_rate > 0.0) {
         violations.push(OptionViolation::LearningRate(options.learning_rate));
     }
+    if !(options.regularisation.is_finite() && options.regularisation >= 0.0) {
+        violations.push(OptionViolation::Regularisation(options.regularisation));
+    }
     if options.iterations == 0 {
         violations.push(OptionViolation::Iterations);
     }
@@ -782,14 +857,23 @@ pub fn tune(
         .iter()
         .map(|&spec| Coordinate {
             spec,
+            square: chess_squares::find(spec.name),
             value: f64::from(start.get(spec.name).unwrap_or(spec.default)),
+            start: f64::from(start.get(spec.name).unwrap_or(spec.default)),
             m: 0.0,
             v: 0.0,
         })
         .collect();
     let mut current = start.clone();
     let train_before = objective.mean(&data.train, start);
-    let mut best = (train_before, start.clone());
+    // The best step by the penalised loss; its unpenalised loss beside it.
+    let penalty = |coords: &[Coordinate]| -> f64 {
+        coords
+            .iter()
+            .map(|c| c.penalty(options.regularisation))
+            .sum()
+    };
+    let mut best = (train_before, train_before, start.clone());
     for t in 1..=options.iterations {
         for c in &coords {
             current.set(c.spec.name, i64::from(c.rounded()))?;
@@ -799,9 +883,13 @@ pub fn tune(
         } else {
             objective.mean(&data.train, &current)
         };
-        if loss < best.0 {
-            best = (loss, current.clone());
+        if loss + penalty(&coords) < best.0 {
+            best = (loss + penalty(&coords), loss, current.clone());
         }
+        let square_gradients = coords
+            .iter()
+            .any(|c| c.square.is_some())
+            .then(|| objective.square_gradients(&data.train, &current));
         let mut gradients = Vec::with_capacity(coords.len());
         for c in &coords {
             let here = c.rounded();
@@ -813,12 +901,17 @@ pub fn tune(
                 gradients.push(0.0);
                 continue;
             }
-            let mut probe = current.clone();
-            probe.set(c.spec.name, i64::from(hi))?;
-            let up = objective.sum(&data.train, &probe, Some(c.spec));
-            probe.set(c.spec.name, i64::from(lo))?;
-            let down = objective.sum(&data.train, &probe, Some(c.spec));
-            gradients.push((up - down) / (f64::from(hi - lo) * n));
+            let data_slope = if let (Some(at), Some(exact)) = (c.square, &square_gradients) {
+                exact[at] / n
+            } else {
+                let mut probe = current.clone();
+                probe.set(c.spec.name, i64::from(hi))?;
+                let up = objective.sum(&data.train, &probe, Some(c.spec));
+                probe.set(c.spec.name, i64::from(lo))?;
+                let down = objective.sum(&data.train, &probe, Some(c.spec));
+                (up - down) / (f64::from(hi - lo) * n)
+            };
+            gradients.push(data_slope + c.penalty_slope(options.regularisation));
         }
         let t_i = i32::try_from(t).unwrap_or(i32::MAX);
         for (c, g) in coords.iter_mut().zip(gradients) {
@@ -840,10 +933,10 @@ pub fn tune(
         current.set(c.spec.name, i64::from(c.rounded()))?;
     }
     let last = objective.mean(&data.train, &current);
-    if last < best.0 {
-        best = (last, current);
+    if last + penalty(&coords) < best.0 {
+        best = (last + penalty(&coords), last, current);
     }
-    let (train_after, params) = best;
+    let (_, train_after, params) = best;
     let holdout = (!data.holdout.is_empty()).then(|| LossChange {
         before: objective.mean(&data.holdout, start),
         after: objective.mean(&data.holdout, &params),

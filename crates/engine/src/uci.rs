@@ -467,6 +467,9 @@ impl Session {
                     .param_specs()
                     .into_iter()
                     .find(|s| s.name.eq_ignore_ascii_case(name))
+                    // Chess's square tables are not offered (736 entries),
+                    // but set by name as any other parameter.
+                    .or_else(|| crate::params::spec(name))
                     .ok_or_else(|| format!("unknown option '{name}'"))?;
                 let mut params: Params = self.engine().params().clone();
                 params

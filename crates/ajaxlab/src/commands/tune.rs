@@ -65,6 +65,10 @@ pub(crate) struct TuneArgs {
     /// Adam's step as a share of each parameter's range.
     #[arg(long, default_value_t = TuneOptions::default().learning_rate)]
     learning_rate: f64,
+    /// Weight of the ridge penalty μ·Σ((θ − θ₀)/100)² that holds fitted
+    /// values near their start where the data say little (0: none).
+    #[arg(long, default_value_t = TuneOptions::default().regularisation)]
+    regularisation: f64,
     /// Threads evaluating positions [default: all cores].
     #[arg(long)]
     threads: Option<NonZeroUsize>,
@@ -301,6 +305,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         iterations: args.iterations,
         lambda: args.lambda,
         learning_rate: args.learning_rate,
+        regularisation: args.regularisation,
         threads: args.threads.unwrap_or(TuneOptions::default().threads),
     };
     let bar = progress_bar(args.iterations);

@@ -122,7 +122,7 @@ fn final_texts(
     let kept: Vec<&ParamSpec> = SPECS
         .iter()
         .filter(|s| base.get(s.name) != defaults.get(s.name))
-        .chain(base.file_pieces_set())
+        .chain(base.generated_set())
         .filter(|s| !tuned(s))
         .collect();
     let mut toml = format!(
