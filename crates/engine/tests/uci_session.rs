@@ -144,6 +144,33 @@ fn bad_options_and_go_commands_are_errors_without_effect() {
     );
 }
 
+/// Chess's square tables are set by name, not listed: 736 entries would
+/// bury the options a GUI shows.
+#[test]
+fn square_table_entries_are_set_by_name_and_steer_the_search() {
+    let lines = session(
+        "uci\nsetoption name chess.square.knight.c3.mg value 200\n\
+         setoption name chess.square.knight.c3.eg value 9999\n\
+         position startpos\ngo depth 1\nquit\n",
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("chess.square.") && l.starts_with("option name")),
+        "{lines:?}"
+    );
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(
+        errors[0].contains("chess.square.knight.c3.eg"),
+        "{errors:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove b1c3", "{lines:?}");
+}
+
 #[test]
 fn finds_mate_in_one() {
     // Chess: a back-rank mate in one (Qxd8#).
