@@ -223,7 +223,9 @@ fn default_of(e: &Entry) -> i32 {
 
 /// The fitted tables, per piece of [`PIECES`], middlegame then endgame,
 /// each as a board is read (the 8th rank first, a-file on the left), in
-/// centipawns from White's side.
+/// centipawns from White's side: `ajaxlab tune` of Stockfish's self-play
+/// from all entries at 0, by the recipe in
+/// `configs/tune-data-stockfish-chess.toml` (docs/strength.md, 2026-12-04).
 #[rustfmt::skip]
 const DEFAULTS: [[[i16; TABLE]; 2]; 6] = [
     // pawn

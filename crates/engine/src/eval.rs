@@ -364,10 +364,12 @@ struct Blend {
     eg_scale: i32,
 }
 
-/// How much one centipawn more in White's middlegame or endgame sum moves
-/// White's score.
+/// A position's evaluation, and how much one centipawn more in White's
+/// middlegame or endgame sum moves White's score.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Linearised {
+    /// The evaluation for the side to move, as [`Evaluator::evaluate`].
+    pub(crate) score: i32,
     /// Per centipawn of the middlegame sum.
     pub(crate) middlegame: f64,
     /// Per centipawn of the endgame sum.
@@ -666,16 +668,14 @@ impl Evaluator {
     /// centipawn more in White's middlegame and endgame sums would move
     /// White's score: the exact gradient, for a tuner, of every term the
     /// evaluation adds linearly (chess's square tables).
-    pub(crate) fn evaluate_linearised(&self, pos: &Position) -> (i32, Linearised) {
+    pub(crate) fn evaluate_linearised(&self, pos: &Position) -> Linearised {
         let blend = self.blend(pos);
         let phase = f64::from(blend.phase) / f64::from(PHASE_MAX);
-        (
-            self.score(pos, &blend),
-            Linearised {
-                middlegame: phase,
-                endgame: (1.0 - phase) * f64::from(blend.eg_scale) / 64.0,
-            },
-        )
+        Linearised {
+            score: self.score(pos, &blend),
+            middlegame: phase,
+            endgame: (1.0 - phase) * f64::from(blend.eg_scale) / 64.0,
+        }
     }
 
     /// The endgame score's scale in 64ths: a side ahead with no pawns and

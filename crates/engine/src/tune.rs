@@ -670,12 +670,8 @@ impl Objective {
         let parts = parallel_map(self.threads, &work, |(eval, samples)| {
             let mut gradient = vec![0.0; size];
             for s in *samples {
-                let (score, weights) = eval.evaluate_linearised(&s.position);
-                let white = if s.position.side_to_move() == Color::White {
-                    score
-                } else {
-                    -score
-                };
+                let weights = eval.evaluate_linearised(&s.position);
+                let white = white_view(&s.position, weights.score);
                 let p = expected_score(self.k, f64::from(white));
                 let d_error = -2.0 * (self.target(s) - p) * p * (1.0 - p) * slope;
                 for placed in chess_squares::occupancy(&s.position) {
@@ -703,11 +699,15 @@ impl Objective {
 }
 
 fn white_eval(eval: &Evaluator, pos: &Position) -> i32 {
-    let e = eval.evaluate(pos);
+    white_view(pos, eval.evaluate(pos))
+}
+
+/// `score`, the side to move's in `pos`, from White's view.
+fn white_view(pos: &Position, score: i32) -> i32 {
     if pos.side_to_move() == Color::White {
-        e
+        score
     } else {
-        -e
+        -score
     }
 }
 
