@@ -782,6 +782,28 @@ fn fit_k(groups: &[Group], params: &Params, threads: NonZeroUsize) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// The best step of a fit so far, by the loss with the ridge penalty.
+struct BestStep {
+    /// The training loss plus the penalty.
+    penalised: f64,
+    /// The training loss alone.
+    loss: f64,
+    params: Params,
+}
+
+impl BestStep {
+    /// Keeps `params` if its `loss` plus `penalty` beats the best so far.
+    fn offer(&mut self, loss: f64, penalty: f64, params: &Params) {
+        if loss + penalty < self.penalised {
+            *self = BestStep {
+                penalised: loss + penalty,
+                loss,
+                params: params.clone(),
+            };
+        }
+    }
+}
+
 /// One fitted parameter's Adam state.
 struct Coordinate {
     spec: &'static ParamSpec,
@@ -855,25 +877,31 @@ pub fn tune(
     let n = data.train_len() as f64;
     let mut coords: Vec<Coordinate> = specs
         .iter()
-        .map(|&spec| Coordinate {
-            spec,
-            square: chess_squares::find(spec.name),
-            value: f64::from(start.get(spec.name).unwrap_or(spec.default)),
-            start: f64::from(start.get(spec.name).unwrap_or(spec.default)),
-            m: 0.0,
-            v: 0.0,
+        .map(|&spec| {
+            let value = f64::from(start.get(spec.name).unwrap_or(spec.default));
+            Coordinate {
+                spec,
+                square: chess_squares::find(spec.name),
+                value,
+                start: value,
+                m: 0.0,
+                v: 0.0,
+            }
         })
         .collect();
     let mut current = start.clone();
     let train_before = objective.mean(&data.train, start);
-    // The best step by the penalised loss; its unpenalised loss beside it.
     let penalty = |coords: &[Coordinate]| -> f64 {
         coords
             .iter()
             .map(|c| c.penalty(options.regularisation))
             .sum()
     };
-    let mut best = (train_before, train_before, start.clone());
+    let mut best = BestStep {
+        penalised: train_before,
+        loss: train_before,
+        params: start.clone(),
+    };
     for t in 1..=options.iterations {
         for c in &coords {
             current.set(c.spec.name, i64::from(c.rounded()))?;
@@ -883,9 +911,7 @@ pub fn tune(
         } else {
             objective.mean(&data.train, &current)
         };
-        if loss + penalty(&coords) < best.0 {
-            best = (loss + penalty(&coords), loss, current.clone());
-        }
+        best.offer(loss, penalty(&coords), &current);
         let square_gradients = coords
             .iter()
             .any(|c| c.square.is_some())
@@ -933,10 +959,12 @@ pub fn tune(
         current.set(c.spec.name, i64::from(c.rounded()))?;
     }
     let last = objective.mean(&data.train, &current);
-    if last + penalty(&coords) < best.0 {
-        best = (last + penalty(&coords), last, current);
-    }
-    let (_, train_after, params) = best;
+    best.offer(last, penalty(&coords), &current);
+    let BestStep {
+        loss: train_after,
+        params,
+        ..
+    } = best;
     let holdout = (!data.holdout.is_empty()).then(|| LossChange {
         before: objective.mean(&data.holdout, start),
         after: objective.mean(&data.holdout, &params),
