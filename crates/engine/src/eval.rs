@@ -265,6 +265,14 @@ struct SideMaps {
     zone_attackers: i32,
 }
 
+/// The king's distance between two squares: the larger of the file and
+/// rank distances.
+fn chebyshev(a: Square, b: Square) -> i32 {
+    let df = (i32::from(a.file().index()) - i32::from(b.file().index())).abs();
+    let dr = (i32::from(a.rank().index()) - i32::from(b.rank().index())).abs();
+    df.max(dr)
+}
+
 /// The squares `color`'s pawns attack.
 fn pawn_attacks(pos: &Position, color: Color) -> Bitboard {
     pos.pieces(color, PieceKind::PAWN)
@@ -722,7 +730,7 @@ impl Evaluator {
             };
             t.add(p.pawn_advance_mg * advance, p.pawn_advance_eg * advance);
             if (self.passed_span[us.index()][sq.index()] & enemy_pawns).is_empty() {
-                t = t.plus(self.passed_pawn(pos, us, sq, advance));
+                t = t.plus(self.passed_pawn(pos, us, sq, advance, maps));
             }
             if (self.file_ahead[us.index()][sq.index()] & own_pawns).any() {
                 t.add(-p.doubled, -p.doubled);
@@ -798,32 +806,63 @@ impl Evaluator {
         t
     }
 
-    /// A passed pawn of `us` on `sq`, `advance` ranks from its start.
-    fn passed_pawn(&self, pos: &Position, us: Color, sq: Square, advance: i32) -> Tapered {
-        let p = &self.p;
-        // Progress on chess's scale, so that every board height values the
-        // last ranks alike.
+    /// A pawn's progress on chess's scale, 0 on its start rank to 36 on the
+    /// rank before the last, `advance` ranks from its start: every board
+    /// height values the last ranks alike.
+    fn progress(&self, advance: i32) -> i32 {
         let span = (self.height - 2).max(1);
-        let progress = advance * advance * 36 / (span * span);
-        let ahead = self.file_ahead[us.index()][sq.index()];
-        let next = if us == Color::White {
-            ahead.first()
+        advance * advance * 36 / (span * span)
+    }
+
+    /// A passed pawn of `us` on `sq`, `advance` ranks from its start:
+    /// progress, blockade, the kings' distances, whether its path is free
+    /// of enemy control, and whether a bare enemy king can still catch it.
+    fn passed_pawn(
+        &self,
+        pos: &Position,
+        us: Color,
+        sq: Square,
+        advance: i32,
+        maps: &[SideMaps; 2],
+    ) -> Tapered {
+        let p = &self.p;
+        let progress = self.progress(advance);
+        let path = self.file_ahead[us.index()][sq.index()];
+        let (next, promotion) = if us == Color::White {
+            (path.first(), path.last())
         } else {
-            ahead.last()
+            (path.last(), path.first())
         };
         let mut eg = p.passed_eg * progress;
-        if let Some(next) = next {
-            if pos.piece_at(next).is_some() {
-                eg /= 2;
-            }
-            let distance = |a: Square, b: Square| {
-                let df = (i32::from(a.file().index()) - i32::from(b.file().index())).abs();
-                let dr = (i32::from(a.rank().index()) - i32::from(b.rank().index())).abs();
-                df.max(dr)
+        let (Some(next), Some(promotion)) = (next, promotion) else {
+            return Tapered {
+                mg: p.passed_mg * progress,
+                eg,
             };
-            let ours = distance(pos.king_square(us), next);
-            let theirs = distance(pos.king_square(!us), next);
-            eg += p.passed_king_eg * (theirs - ours) * advance;
+        };
+        let occupied = pos.occupied();
+        if occupied.contains(next) {
+            eg /= 2;
+        }
+        let ours = chebyshev(pos.king_square(us), next);
+        let theirs = chebyshev(pos.king_square(!us), next);
+        eg += p.passed_king_eg * (theirs - ours) * advance;
+        let enemy_attacks = maps[(!us).index()].attacks;
+        if (path & (occupied | enemy_attacks)).is_empty() {
+            eg += p.passed_free_eg * progress;
+        } else if !(occupied | enemy_attacks).contains(next) {
+            eg += p.passed_safe_eg * progress;
+        }
+        if p.passed_unstoppable > 0
+            && (path & occupied).is_empty()
+            && self.non_pawn_material_of(pos, !us) == 0
+        {
+            // The rule of the square: the pawn's first move may be a double step.
+            let steps = path.count() as i32 - i32::from(advance == 0 && path.more_than_one());
+            let tempo = i32::from(pos.side_to_move() != us);
+            if chebyshev(pos.king_square(!us), promotion) - tempo > steps {
+                eg += p.passed_unstoppable;
+            }
         }
         Tapered {
             mg: p.passed_mg * progress,
@@ -1093,6 +1132,68 @@ mod tests {
         .unwrap();
         let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
         assert_eq!(score(&with_term) - score(&without_term), 3 * 10 - 10);
+    }
+
+    /// A passer whose path to promotion is empty and unattacked earns the
+    /// free-path bonus, one whose next square alone is safe the smaller
+    /// one, one whose next square the enemy controls neither, each times
+    /// its progress (a pawn on a5 has advanced three ranks: 9 of 36).
+    #[test]
+    fn a_passer_earns_by_how_free_its_path_is() {
+        let terms = |free: i32, safe: i32| Params {
+            chess_passed_free_eg: free,
+            chess_passed_safe_eg: safe,
+            chess_passed_unstoppable: 0,
+            ..Params::default()
+        };
+        let (with_terms, without_terms) = (terms(10, 5), terms(0, 0));
+        let gain = |fen: &str| {
+            let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
+            let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
+            score(&with_terms) - score(&without_terms)
+        };
+        assert_eq!(gain("8/8/8/P7/8/8/8/K6k w - - 0 1"), 9 * 10);
+        // The king on b8 guards a7 and a8, not a6.
+        assert_eq!(gain("1k6/8/8/P7/8/8/8/K7 w - - 0 1"), 9 * 5);
+        // On b7 it guards a6.
+        assert_eq!(gain("8/1k6/8/P7/8/8/8/K7 w - - 0 1"), 0);
+        // On a8 it stands on the path and guards a7: a6 alone is safe.
+        assert_eq!(gain("k7/8/8/P7/8/8/8/K7 w - - 0 1"), 9 * 5);
+    }
+
+    /// The rule of the square: a passer whose promotion square the bare
+    /// enemy king cannot reach in time is worth the unstoppable bonus; one
+    /// the king catches, or one of a side whose opponent keeps a piece, is
+    /// not.
+    #[test]
+    fn a_passer_outside_the_square_of_a_bare_king_is_unstoppable() {
+        let with_term = Params {
+            chess_passed_unstoppable: 400,
+            ..Params::default()
+        };
+        let without_term = Params {
+            chess_passed_unstoppable: 0,
+            ..Params::default()
+        };
+        let gain = |fen: &str| {
+            let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
+            let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
+            score(&with_term) - score(&without_term)
+        };
+        // a4 needs four moves; the king on h5 needs seven to reach a8.
+        assert_eq!(gain("8/8/8/7k/P7/8/8/7K w - - 0 1"), 400);
+        // From c5 it needs three.
+        assert_eq!(gain("8/8/8/2k5/P7/8/8/7K w - - 0 1"), 0);
+        // From e8 it needs four: in time, though the pawn moves first.
+        assert_eq!(gain("4k3/8/8/8/P7/8/8/7K w - - 0 1"), 0);
+        // From f8 it needs five: with White to move the pawn runs through;
+        // with Black to move the king's tempo catches it.
+        assert_eq!(gain("5k2/8/8/8/P7/8/8/7K w - - 0 1"), 400);
+        assert_eq!(gain("5k2/8/8/8/P7/8/8/7K b - - 0 1"), 0);
+        // From its start square the pawn may step twice: a2 needs five moves.
+        assert_eq!(gain("6k1/8/8/8/8/8/P7/7K w - - 0 1"), 400);
+        // A knight left to the defender: no rule of the square.
+        assert_eq!(gain("8/8/8/7k/P7/8/8/n6K w - - 0 1"), 0);
     }
 
     #[test]

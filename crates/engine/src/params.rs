@@ -115,6 +115,9 @@ macro_rules! define_params {
         p.passed_mg = self.chess_passed_mg;
         p.passed_eg = self.chess_passed_eg;
         p.passed_king_eg = self.chess_passed_king_eg;
+        p.passed_free_eg = self.chess_passed_free_eg;
+        p.passed_safe_eg = self.chess_passed_safe_eg;
+        p.passed_unstoppable = self.chess_passed_unstoppable;
         p.doubled = self.chess_doubled;
         p.isolated = self.chess_isolated;
         p.king_shield = self.chess_king_shield;
@@ -218,6 +221,9 @@ define_params! {
     passed_mg: "eval.passed.mg" = 0, [0, 40], c_end 1.0, r_end 0.002, "Passed pawn, times its progress squared (ranks advanced, on chess's scale), middlegame.";
     passed_eg: "eval.passed.eg" = 13, [0, 40], c_end 1.0, r_end 0.002, "Passed pawn, the same scale, endgame (halved when the square ahead is occupied).";
     passed_king_eg: "eval.passed.king.eg" = 2, [0, 20], c_end 0.5, r_end 0.002, "Passed pawn, endgame: per step the enemy king is farther than the own from the square ahead, times its progress.";
+    passed_free_eg: "eval.passed.free.eg" = 0, [0, 40], c_end 1.0, r_end 0.002, "Passed pawn whose path to promotion is empty and not attacked by the enemy, endgame, times its progress (0: the Ajax fit predates the term).";
+    passed_safe_eg: "eval.passed.safe.eg" = 0, [0, 40], c_end 1.0, r_end 0.002, "Passed pawn whose next square is empty and not attacked by the enemy (its path is not), endgame, times its progress.";
+    passed_unstoppable: "eval.passed.unstoppable" = 0, [0, 900], c_end 20.0, r_end 0.002, "Passed pawn that the enemy king cannot catch (rule of the square) when the enemy has no pieces but pawns, endgame.";
     doubled: "eval.doubled" = 9, [0, 60], c_end 2.0, r_end 0.002, "Penalty per pawn behind another on its file.";
     isolated: "eval.isolated" = 14, [0, 60], c_end 2.0, r_end 0.002, "Penalty per pawn with no own pawn on neighbouring files.";
     king_shield: "eval.king_shield" = 18, [0, 60], c_end 2.0, r_end 0.002, "Per own pawn on the three squares in front of the king, middlegame.";
@@ -252,6 +258,9 @@ define_params! {
     chess_passed_mg: "chess.eval.passed.mg" = 5, [0, 40], c_end 1.0, r_end 0.002, "Chess and Chess960: passed pawn, times its progress squared (ranks advanced, on chess's scale), middlegame.";
     chess_passed_eg: "chess.eval.passed.eg" = 9, [0, 40], c_end 1.0, r_end 0.002, "Chess and Chess960: passed pawn, the same scale, endgame (halved when the square ahead is occupied).";
     chess_passed_king_eg: "chess.eval.passed.king.eg" = 3, [0, 20], c_end 0.5, r_end 0.002, "Chess and Chess960: passed pawn, endgame: per step the enemy king is farther than the own from the square ahead, times its progress.";
+    chess_passed_free_eg: "chess.eval.passed.free.eg" = 4, [0, 40], c_end 1.0, r_end 0.002, "Chess and Chess960: passed pawn whose path to promotion is empty and not attacked by the enemy, endgame, times its progress.";
+    chess_passed_safe_eg: "chess.eval.passed.safe.eg" = 2, [0, 40], c_end 1.0, r_end 0.002, "Chess and Chess960: passed pawn whose next square is empty and not attacked by the enemy (its path is not), endgame, times its progress.";
+    chess_passed_unstoppable: "chess.eval.passed.unstoppable" = 400, [0, 900], c_end 20.0, r_end 0.002, "Chess and Chess960: passed pawn that the enemy king cannot catch (rule of the square) when the enemy has no pieces but pawns, endgame.";
     chess_doubled: "chess.eval.doubled" = 12, [0, 60], c_end 2.0, r_end 0.002, "Chess and Chess960: penalty per pawn behind another on its file.";
     chess_isolated: "chess.eval.isolated" = 10, [0, 60], c_end 2.0, r_end 0.002, "Chess and Chess960: penalty per pawn with no own pawn on neighbouring files.";
     chess_king_shield: "chess.eval.king_shield" = 12, [0, 60], c_end 2.0, r_end 0.002, "Chess and Chess960: per own pawn on the three squares in front of the king, middlegame.";
