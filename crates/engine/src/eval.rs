@@ -1088,6 +1088,14 @@ mod tests {
         assert!(two_gates_two_in_hand > one_gate_two_in_hand + 400);
     }
 
+    /// How much more the chess position `fen` scores, for the side to
+    /// move, with the parameters `with` than with `without`.
+    fn chess_gain(with: &Params, without: &Params, fen: &str) -> i32 {
+        let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
+        let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
+        score(with) - score(without)
+    }
+
     /// A rook on a file without pawns earns the open-file bonus, on a file
     /// with only enemy pawns the semi-open one, behind its own pawn none.
     #[test]
@@ -1101,11 +1109,7 @@ mod tests {
             ..Params::default()
         };
         let (with_terms, without_terms) = (terms(40, 16), terms(0, 0));
-        let gain = |fen: &str| {
-            let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
-            let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
-            score(&with_terms) - score(&without_terms)
-        };
+        let gain = |fen: &str| chess_gain(&with_terms, &without_terms, fen);
         assert_eq!(gain("4k3/8/8/8/8/8/7P/R3K3 w - - 0 1"), 40);
         assert_eq!(gain("4k3/p7/8/8/8/8/7P/R3K3 w - - 0 1"), 16);
         assert_eq!(gain("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 1"), 0);
@@ -1147,11 +1151,7 @@ mod tests {
             ..Params::default()
         };
         let (with_terms, without_terms) = (terms(10, 5), terms(0, 0));
-        let gain = |fen: &str| {
-            let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
-            let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
-            score(&with_terms) - score(&without_terms)
-        };
+        let gain = |fen: &str| chess_gain(&with_terms, &without_terms, fen);
         assert_eq!(gain("8/8/8/P7/8/8/8/K6k w - - 0 1"), 9 * 10);
         // The king on b8 guards a7 and a8, not a6.
         assert_eq!(gain("1k6/8/8/P7/8/8/8/K7 w - - 0 1"), 9 * 5);
@@ -1175,11 +1175,7 @@ mod tests {
             chess_passed_unstoppable: 0,
             ..Params::default()
         };
-        let gain = |fen: &str| {
-            let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
-            let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
-            score(&with_term) - score(&without_term)
-        };
+        let gain = |fen: &str| chess_gain(&with_term, &without_term, fen);
         // a4 needs four moves; the king on h5 needs seven to reach a8.
         assert_eq!(gain("8/8/8/7k/P7/8/8/7K w - - 0 1"), 400);
         // From c5 it needs three.
