@@ -475,8 +475,12 @@ impl<'a> Searcher<'a> {
         let static_eval = evals.map(|e| e.corrected);
         self.stack[ply].static_eval = static_eval;
         let improving = self.improving(ply, static_eval);
+        let pruning_eval = static_eval.map(|eval| match (entry, tt_score) {
+            (Some(e), Some(score)) => refined_by_table(eval, e.bound, score),
+            _ => eval,
+        });
         let p = self.params;
-        if let Some(eval) = static_eval
+        if let Some(eval) = pruning_eval
             && !pv_node
             && !root
             && excluded.is_none()
@@ -559,7 +563,7 @@ impl<'a> Searcher<'a> {
                     if depth <= p.lmp_depth && quiets_tried.len() as i32 >= lmp_limit {
                         continue;
                     }
-                    if let Some(eval) = static_eval
+                    if let Some(eval) = pruning_eval
                         && depth <= p.futility_depth
                         && eval + p.futility_base + p.futility_margin * depth <= alpha
                     {
@@ -906,6 +910,23 @@ struct Window {
     beta: i32,
 }
 
+/// The static evaluation `eval` for the pruning decisions, replaced by the
+/// table's `score` (stored with `bound`) where the bound says the true
+/// score lies beyond `eval` on that side: a searched score is better
+/// evidence than a static one. Mate scores are left out.
+fn refined_by_table(eval: i32, bound: Bound, score: i32) -> i32 {
+    let nearer = match bound {
+        Bound::Exact => true,
+        Bound::Lower => score > eval,
+        Bound::Upper => score < eval,
+    };
+    if nearer && score.abs() < MATE_BOUND {
+        score
+    } else {
+        eval
+    }
+}
+
 /// Whether a stored score with `bound` decides the node for this window.
 fn cuts_off(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     match bound {
@@ -938,5 +959,20 @@ fn from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_score_refines_the_eval_only_on_its_bound_side() {
+        assert_eq!(refined_by_table(10, Bound::Exact, -40), -40);
+        assert_eq!(refined_by_table(10, Bound::Lower, 60), 60);
+        assert_eq!(refined_by_table(10, Bound::Lower, -60), 10);
+        assert_eq!(refined_by_table(10, Bound::Upper, -60), -60);
+        assert_eq!(refined_by_table(10, Bound::Upper, 60), 10);
+        assert_eq!(refined_by_table(10, Bound::Lower, MATE - 5), 10);
     }
 }
