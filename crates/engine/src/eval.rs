@@ -1129,13 +1129,8 @@ mod tests {
             chess_king_file_mg: 10,
             ..Params::default()
         };
-        let pos = Position::from_fen(
-            VariantKind::Chess,
-            "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w kq - 5 5",
-        )
-        .unwrap();
-        let score = |p: &Params| Evaluator::new(VariantKind::Chess.variant(), p).evaluate(&pos);
-        assert_eq!(score(&with_term) - score(&without_term), 3 * 10 - 10);
+        let fen = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w kq - 5 5";
+        assert_eq!(chess_gain(&with_term, &without_term, fen), 3 * 10 - 10);
     }
 
     /// A passer whose path to promotion is empty and unattacked earns the
