@@ -16,6 +16,7 @@ mod ordering;
 pub mod params;
 mod search;
 mod see;
+mod threats;
 mod tt;
 pub mod tune;
 pub mod uci;

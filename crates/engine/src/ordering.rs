@@ -1,10 +1,12 @@
 //! Move ordering: every move of a node gets a score, and the search takes
 //! them best first. The hash move, then captures and queen promotions that
-//! do not lose material, the killers, the quiet moves by their histories,
+//! do not lose material, the killers, the quiet moves by their histories
+//! and whether they take a piece out of (or into) attack by a cheaper one,
 //! and last the captures that lose material and the under-promotions.
 
 use crate::search::{MAX_PLY, Searcher};
 use crate::see::see_at_least;
+use crate::threats::Threats;
 use ajaxlab_rules::{Move, MoveList, Position};
 
 const HASH_SCORE: i32 = 1 << 30;
@@ -51,6 +53,9 @@ impl Searcher<'_> {
         let side = pos.side_to_move();
         let killers = self.heuristics.killers(ply);
         let previous = self.previous(ply.min(MAX_PLY));
+        let threat_weight = self.params.threat_order;
+        let threats =
+            (self.features.history && threat_weight > 0).then(|| Threats::of(pos, self.eval));
         let scores = moves
             .iter()
             .map(|&m| {
@@ -83,7 +88,12 @@ impl Searcher<'_> {
                 if killers[1] == Some(m) {
                     return KILLER_SCORE - 1;
                 }
-                self.heuristics.quiet(side, m) + self.heuristics.continuation(&previous, played)
+                let threat = threats.as_ref().map_or(0, |t| {
+                    t.ordering_bonus(self.eval, played.kind, m, threat_weight)
+                });
+                self.heuristics.quiet(side, m)
+                    + self.heuristics.continuation(&previous, played)
+                    + threat
             })
             .collect();
         Ordered { moves, scores }

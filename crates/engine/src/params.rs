@@ -313,6 +313,7 @@ define_params! {
     see_capture: "search.see.capture" = 100, [0, 400], c_end 8.0, r_end 0.002, "Captures losing more than this per ply in exchange are pruned.";
     see_depth: "search.see.depth" = 8, [1, 16], c_end 0.5, r_end 0.002, "Deepest depth of exchange pruning.";
     qs_see: "search.qs.see" = 0, [-300, 300], c_end 10.0, r_end 0.002, "Quiescence skips captures whose exchange loses more than this.";
+    threat_order: "search.threat.order" = 16, [0, 64], c_end 2.0, r_end 0.002, "Move ordering: a quiet move taking a piece out of attack by a cheaper enemy piece gains this many times the piece's value, and one putting it there loses as much (0: off).";
     history_mult: "search.history.mult" = 32, [4, 128], c_end 3.0, r_end 0.002, "History bonus per ply² of the cut-off's depth.";
     history_max: "search.history.max" = 12800, [1000, 16000], c_end 500.0, r_end 0.002, "Largest history bonus of one cut-off.";
     iir_depth: "search.iir.depth" = 4, [2, 12], c_end 0.5, r_end 0.002, "Nodes this deep without a hash move are searched one ply shallower.";

@@ -2,9 +2,10 @@
 //! aspiration windows, a bucketed transposition table (with the static
 //! evaluation), a quiescence search over captures that do not lose material
 //! by static exchange, move ordering (hash move, winning captures by victim
-//! and capture history, killers, quiet and continuation history, losing
-//! captures last), null-move pruning, reverse futility, futility, late-move
-//! and exchange pruning (checking moves exempt), internal iterative
+//! and capture history, killers, quiet moves by quiet and continuation
+//! history and by the threats they escape or walk into, losing captures
+//! last), null-move pruning, reverse futility, futility, late-move and
+//! exchange pruning (checking moves exempt), internal iterative
 //! reduction, history-adjusted late-move reductions (deeper in nodes
 //! expected to fail high), singular extensions and a check extension for
 //! checks that do not lose material. Drops and gating moves are searched
