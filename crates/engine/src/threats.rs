@@ -79,36 +79,31 @@ mod tests {
         Square::from_coords(i32::from(bytes[0] - b'a'), i32::from(bytes[1] - b'1')).unwrap()
     }
 
+    /// The ordering bonus, at weight 8, of a knight's move `from`-`to` in
+    /// the chess position `fen`.
+    fn knight_bonus(fen: &str, from: &str, to: &str) -> i32 {
+        let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
+        let eval = Evaluator::new(pos.variant(), &Params::default());
+        let m = Move::normal(square(from), square(to));
+        Threats::of(&pos, &eval).ordering_bonus(&eval, PieceKind::KNIGHT, m, 8)
+    }
+
     #[test]
     fn a_piece_attacked_by_a_pawn_is_told_to_leave_and_not_to_enter() {
+        let eval = Evaluator::new(VariantKind::Chess.variant(), &Params::default());
         // The black pawn on e5 attacks the white knight on d4, and f4.
-        let pos =
-            Position::from_fen(VariantKind::Chess, "4k3/8/8/4p3/3N4/8/8/4K3 w - - 0 1").unwrap();
-        let eval = Evaluator::new(pos.variant(), &Params::default());
-        let threats = Threats::of(&pos, &eval);
-        let knight = PieceKind::KNIGHT;
-        let escape = Move::normal(square("d4"), square("b5"));
         assert_eq!(
-            threats.ordering_bonus(&eval, knight, escape, 8),
-            8 * eval.piece_value(knight)
+            knight_bonus("4k3/8/8/4p3/3N4/8/8/4K3 w - - 0 1", "d4", "b5"),
+            8 * eval.piece_value(PieceKind::KNIGHT)
         );
-        let quiet =
-            Position::from_fen(VariantKind::Chess, "4k3/8/8/4p3/8/8/4N3/4K3 w - - 0 1").unwrap();
-        let threats = Threats::of(&quiet, &eval);
-        let enter = Move::normal(square("e2"), square("f4"));
-        assert!(threats.ordering_bonus(&eval, knight, enter, 8) < 0);
+        assert!(knight_bonus("4k3/8/8/4p3/8/8/4N3/4K3 w - - 0 1", "e2", "f4") < 0);
     }
 
     #[test]
     fn an_attacker_of_about_the_same_value_is_no_threat() {
         // The black bishop on b6 attacks the white knight on d4.
-        let pos =
-            Position::from_fen(VariantKind::Chess, "4k3/8/1b6/8/3N4/8/8/4K3 w - - 0 1").unwrap();
-        let eval = Evaluator::new(pos.variant(), &Params::default());
-        let threats = Threats::of(&pos, &eval);
-        let escape = Move::normal(square("d4"), square("b5"));
         assert_eq!(
-            threats.ordering_bonus(&eval, PieceKind::KNIGHT, escape, 8),
+            knight_bonus("4k3/8/1b6/8/3N4/8/8/4K3 w - - 0 1", "d4", "b5"),
             0
         );
     }
