@@ -131,6 +131,9 @@ max_plies = 40
     );
 }
 
+/// A small tune of the Falcon's value from far below it, perturbed widely
+/// (θ+ and θ− at least two pawns apart) so that its few games
+/// move θ whatever the engine's other parameters are.
 const SPSA: &str = r#"
 variant = "ajax-falcon"
 games = 16
@@ -146,7 +149,7 @@ name = "afc.falcon.mg"
 start = 300
 min = 250
 max = 1000
-c_end = 25
+c_end = 150
 r_end = 0.02
 [adjudication]
 max_plies = 100
@@ -185,7 +188,7 @@ fn assert_final_files(dir: &Path) {
             last.value.round(),
             250.0,
             1000.0,
-            25.0,
+            150.0,
             0.02
         )
     );
