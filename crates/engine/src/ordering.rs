@@ -8,6 +8,7 @@ use crate::search::{MAX_PLY, Searcher};
 use crate::see::see_at_least;
 use crate::threats::Threats;
 use ajaxlab_rules::{Move, MoveList, Position};
+use std::cell::OnceCell;
 
 const HASH_SCORE: i32 = 1 << 30;
 const GOOD_CAPTURE_SCORE: i32 = 1 << 28;
@@ -54,8 +55,9 @@ impl Searcher<'_> {
         let killers = self.heuristics.killers(ply);
         let previous = self.previous(ply.min(MAX_PLY));
         let threat_weight = self.params.threat_order;
-        let threats =
-            (self.features.history && threat_weight > 0).then(|| Threats::of(pos, self.eval));
+        // Built at the first quiet move that needs it: a quiescence node's
+        // captures never do.
+        let threats = OnceCell::new();
         let scores = moves
             .iter()
             .map(|&m| {
@@ -88,9 +90,13 @@ impl Searcher<'_> {
                 if killers[1] == Some(m) {
                     return KILLER_SCORE - 1;
                 }
-                let threat = threats.as_ref().map_or(0, |t| {
-                    t.ordering_bonus(self.eval, played.kind, m, threat_weight)
-                });
+                let threat = if threat_weight > 0 {
+                    threats
+                        .get_or_init(|| Threats::of(pos, self.eval))
+                        .ordering_bonus(self.eval, played.kind, m, threat_weight)
+                } else {
+                    0
+                };
                 self.heuristics.quiet(side, m)
                     + self.heuristics.continuation(&previous, played)
                     + threat
