@@ -21,7 +21,7 @@ pub struct Features {
     pub singular: bool,
     /// Internal iterative reduction.
     pub iir: bool,
-    /// Correction of the static eval by pawn structure.
+    /// Correction of the static eval by pawn structure and by each side's other pieces.
     pub correction: bool,
 }
 

@@ -25,7 +25,7 @@ pub(crate) struct Played {
 
 /// Killers, history tables and the correction history.
 pub(crate) struct Heuristics {
-    /// The static eval's corrections by pawn structure.
+    /// The static eval's corrections by pawn structure and by each side's other pieces.
     pub(crate) correction: Correction,
     killers: Vec<[Option<Move>; 2]>,
     quiet: Vec<i32>,

@@ -317,8 +317,9 @@ define_params! {
     history_mult: "search.history.mult" = 32, [4, 128], c_end 3.0, r_end 0.002, "History bonus per ply² of the cut-off's depth.";
     history_max: "search.history.max" = 12800, [1000, 16000], c_end 500.0, r_end 0.002, "Largest history bonus of one cut-off.";
     iir_depth: "search.iir.depth" = 4, [2, 12], c_end 0.5, r_end 0.002, "Nodes this deep without a hash move are searched one ply shallower.";
-    singular_depth: "search.singular.depth" = 8, [4, 20], c_end 0.5, r_end 0.002, "Shallowest depth of the singular-extension test.";
+    singular_depth: "search.singular.depth" = 6, [4, 20], c_end 0.5, r_end 0.002, "Shallowest depth of the singular-extension test.";
     singular_margin: "search.singular.margin" = 2, [0, 10], c_end 0.3, r_end 0.002, "Singular-extension margin per ply.";
+    correction_non_pawn: "search.correction.non_pawn" = 100, [0, 200], c_end 8.0, r_end 0.002, "Weight in percent of the correction history keyed by each side's pieces other than pawns, beside the one keyed by pawns (0: off).";
 }
 
 impl Params {

@@ -8,7 +8,9 @@
 //! exchange pruning (checking moves exempt), internal iterative
 //! reduction, history-adjusted late-move reductions (deeper in nodes
 //! expected to fail high), singular extensions and a check extension for
-//! checks that do not lose material. Drops and gating moves are searched
+//! checks that do not lose material, and a static eval corrected by what
+//! the search learnt about positions with the same pawns or the same other
+//! pieces (correction history). Drops and gating moves are searched
 //! like any other move. One thread; a node-limited search is deterministic.
 
 use crate::eval::Evaluator;
@@ -381,7 +383,9 @@ impl<'a> Searcher<'a> {
             _ => self.eval.evaluate(pos),
         };
         let correction = if self.features.correction {
-            self.heuristics.correction.of(pos)
+            self.heuristics
+                .correction
+                .of(pos, self.params.correction_non_pawn)
         } else {
             0
         };
@@ -731,9 +735,12 @@ impl<'a> Searcher<'a> {
                 && !(best >= beta && best <= e.corrected)
                 && !(best <= original_alpha && best >= e.corrected)
             {
-                self.heuristics
-                    .correction
-                    .update(pos, best - e.corrected, depth);
+                self.heuristics.correction.update(
+                    pos,
+                    best - e.corrected,
+                    depth,
+                    p.correction_non_pawn,
+                );
             }
             let raw = evals.map(|e| e.raw);
             self.store(hash, window, (best, best_move), raw, depth, ply);
