@@ -136,7 +136,7 @@ max_plies = 40
 /// move θ whatever the engine's other parameters are.
 const SPSA: &str = r#"
 variant = "ajax-falcon"
-games = 16
+games = 32
 seed = 3
 tc = "nodes=300"
 random_plies = 2
