@@ -132,8 +132,9 @@ max_plies = 40
 }
 
 /// A small tune of the Falcon's value from far below it, perturbed widely
-/// (θ+ and θ− at least two pawns apart) so that its few games
-/// move θ whatever the engine's other parameters are.
+/// (θ+ and θ− at least two pawns apart), over 32 games so that their net
+/// score, and so θ's move, is seldom zero (16 games netted to zero twice
+/// after engine changes).
 const SPSA: &str = r#"
 variant = "ajax-falcon"
 games = 32

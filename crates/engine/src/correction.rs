@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn the_non_pawn_tables_tell_apart_positions_with_the_same_pawns() {
         let pos = start();
-        // White's knight-like pieces moved: the same pawns, other pieces elsewhere.
+        // A White piece moved (and Black passed): the same pawns, White's other pieces elsewhere.
         let mut moved = pos;
         let Some(m) = pos.legal_moves().iter().copied().find(|&m| {
             pos.captured_kind(m).is_none()
