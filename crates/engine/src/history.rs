@@ -1,10 +1,10 @@
 //! What the search learns about moves while it runs, for move ordering and
 //! reductions: killer moves per ply, the quiet-move history (gated moves
 //! apart from their ungated twins), the capture history, and the
-//! continuation history (how good a move is as the answer to the move
-//! before it and the one before that), and the correction history of the
-//! static eval. Kept between the searches of one game, cleared by a new
-//! game.
+//! continuation history (how good a move is after the move one, two and
+//! four plies before it, a table for each distance and each side), and the
+//! correction history of the static eval. Kept between the searches of one
+//! game, cleared by a new game.
 
 use crate::correction::Correction;
 use ajaxlab_rules::{Color, Gate, MAX_KINDS, Move, PieceKind, SQUARE_COUNT};
@@ -23,6 +23,10 @@ pub(crate) struct Played {
     pub(crate) to: usize,
 }
 
+/// The moves played [`CONTINUATION_PLIES`] before a node (`None`: a null
+/// move, before the root, or switched off).
+pub(crate) type Previous = [Option<Played>; CONTINUATION_PLIES.len()];
+
 /// Killers, history tables and the correction history.
 pub(crate) struct Heuristics {
     /// The static eval's corrections by pawn structure and by each side's other pieces.
@@ -34,6 +38,13 @@ pub(crate) struct Heuristics {
 }
 
 const SQ: usize = SQUARE_COUNT;
+
+/// How many plies back the continuation history looks: the opponent's last
+/// move, our own move before it, and our own move before that.
+pub(crate) const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+
+/// Entries of one continuation table: a previous move by a current move.
+const CONTINUATION_TABLE: usize = MAX_KINDS * SQ * MAX_KINDS * SQ;
 
 fn gravity(value: &mut i32, bonus: i32) {
     let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
@@ -47,7 +58,7 @@ impl Heuristics {
             killers: vec![[None; 2]; max_ply + 2],
             quiet: vec![0; 2 * 2 * SQ * SQ],
             capture: vec![0; MAX_KINDS * SQ * MAX_KINDS],
-            continuation: vec![0; MAX_KINDS * SQ * MAX_KINDS * SQ],
+            continuation: vec![0; CONTINUATION_PLIES.len() * 2 * CONTINUATION_TABLE],
         }
     }
 
@@ -71,9 +82,13 @@ impl Heuristics {
         (mover.index() * SQ + to) * MAX_KINDS + victim.index()
     }
 
+    /// The entry of `current` after `previous`, played `CONTINUATION_PLIES[slot]`
+    /// plies before it; `color` moves `current`.
     #[inline]
-    fn continuation_index(previous: Played, current: Played) -> usize {
-        ((previous.kind.index() * SQ + previous.to) * MAX_KINDS + current.kind.index()) * SQ
+    fn continuation_index(slot: usize, color: Color, previous: Played, current: Played) -> usize {
+        let table = (slot * 2 + color.index()) * CONTINUATION_TABLE;
+        table
+            + ((previous.kind.index() * SQ + previous.to) * MAX_KINDS + current.kind.index()) * SQ
             + current.to
     }
 
@@ -94,13 +109,17 @@ impl Heuristics {
         self.capture[Self::capture_index(mover, to, victim)]
     }
 
-    /// The continuation history of `current` after each of `previous`.
+    /// The continuation history of `current`, played by `color`, after each
+    /// of `previous` (the moves [`CONTINUATION_PLIES`] back, where known).
     #[inline]
-    pub(crate) fn continuation(&self, previous: &[Option<Played>], current: Played) -> i32 {
+    pub(crate) fn continuation(&self, color: Color, previous: &Previous, current: Played) -> i32 {
         previous
             .iter()
-            .flatten()
-            .map(|&p| i32::from(self.continuation[Self::continuation_index(p, current)]))
+            .enumerate()
+            .filter_map(|(slot, p)| p.map(|p| (slot, p)))
+            .map(|(slot, p)| {
+                i32::from(self.continuation[Self::continuation_index(slot, color, p, current)])
+            })
             .sum()
     }
 
@@ -112,17 +131,19 @@ impl Heuristics {
         ply: usize,
         best: (Move, Played),
         tried: &[(Move, Played)],
-        previous: &[Option<Played>],
+        previous: &Previous,
         bonus: i32,
     ) {
         for &(m, played) in tried {
             let signed = if m == best.0 { bonus } else { -bonus };
             gravity(&mut self.quiet[Self::quiet_index(color, m)], signed);
-            for &p in previous.iter().flatten() {
-                let slot = &mut self.continuation[Self::continuation_index(p, played)];
-                let mut value = i32::from(*slot);
+            for (slot, p) in previous.iter().enumerate() {
+                let Some(p) = *p else { continue };
+                let entry =
+                    &mut self.continuation[Self::continuation_index(slot, color, p, played)];
+                let mut value = i32::from(*entry);
                 gravity(&mut value, signed);
-                *slot = i16::try_from(value).unwrap_or(0);
+                *entry = i16::try_from(value).unwrap_or(0);
             }
         }
         if let Some(killers) = self.killers.get_mut(ply)
@@ -176,11 +197,44 @@ mod tests {
             0,
             (gated, played),
             &[(gated, played)],
-            &[],
+            &[None; CONTINUATION_PLIES.len()],
             400,
         );
         assert!(h.quiet(Color::White, gated) > 0);
         assert_eq!(h.quiet(Color::White, plain), 0);
+    }
+
+    #[test]
+    fn a_reply_a_follow_up_and_each_side_have_continuations_of_their_own() {
+        let mut h = Heuristics::new(8);
+        let (Some(from), Some(to)) = (Square::from_coords(6, 0), Square::from_coords(5, 2)) else {
+            panic!("squares exist");
+        };
+        let m = Move::normal(from, to);
+        let played = Played {
+            kind: PieceKind::KNIGHT,
+            to: to.index(),
+        };
+        let before = Played {
+            kind: PieceKind::PAWN,
+            to: 52,
+        };
+        let reply = [Some(before), None, None];
+        h.reward_quiet(Color::White, 0, (m, played), &[(m, played)], &reply, 400);
+        assert!(h.continuation(Color::White, &reply, played) > 0);
+        assert_eq!(
+            h.continuation(Color::Black, &reply, played),
+            0,
+            "the same answer by the other side"
+        );
+        let follow_up = [None, Some(before), None];
+        assert_eq!(
+            h.continuation(Color::White, &follow_up, played),
+            0,
+            "the same move after our own move"
+        );
+        let four_back = [None, None, Some(before)];
+        assert_eq!(h.continuation(Color::White, &four_back, played), 0);
     }
 
     #[test]

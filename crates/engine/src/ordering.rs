@@ -98,7 +98,7 @@ impl Searcher<'_> {
                     0
                 };
                 self.heuristics.quiet(side, m)
-                    + self.heuristics.continuation(&previous, played)
+                    + self.heuristics.continuation(side, &previous, played)
                     + threat
             })
             .collect();

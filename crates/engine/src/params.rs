@@ -314,8 +314,12 @@ define_params! {
     see_depth: "search.see.depth" = 8, [1, 16], c_end 0.5, r_end 0.002, "Deepest depth of exchange pruning.";
     qs_see: "search.qs.see" = 0, [-300, 300], c_end 10.0, r_end 0.002, "Quiescence skips captures whose exchange loses more than this.";
     threat_order: "search.threat.order" = 16, [0, 64], c_end 2.0, r_end 0.002, "Move ordering: a quiet move taking a piece out of attack by a cheaper enemy piece gains this many times the piece's value, and one putting it there loses as much (0: off).";
-    history_mult: "search.history.mult" = 32, [4, 128], c_end 3.0, r_end 0.002, "History bonus per ply² of the cut-off's depth.";
+    history_mult: "search.history.mult" = 8, [4, 128], c_end 3.0, r_end 0.002, "History bonus per ply² of the cut-off's depth.";
     history_max: "search.history.max" = 12800, [1000, 16000], c_end 500.0, r_end 0.002, "Largest history bonus of one cut-off.";
+    history_cont4: "search.history.cont4" = 1, [0, 1], c_end 0.5, r_end 0.002, "Whether the continuation history also looks at our own move four plies back (1) or only two (0).";
+    history_linear: "search.history.linear" = 250, [0, 1000], c_end 20.0, r_end 0.002, "History bonus per ply of the cut-off's depth, beside the per-ply² one.";
+    singular_double: "search.singular.double" = 20, [0, 200], c_end 5.0, r_end 0.002, "A singular move whose alternatives fall this far below the singular bound is extended two plies in a non-PV node (0: never).";
+    lmr_tt_pv: "search.lmr.tt_pv" = 1, [0, 2], c_end 0.5, r_end 0.002, "Late-move reduction taken off in a node that was once on a principal variation (by the table) but is not now.";
     iir_depth: "search.iir.depth" = 4, [2, 12], c_end 0.5, r_end 0.002, "Nodes this deep without a hash move are searched one ply shallower.";
     singular_depth: "search.singular.depth" = 6, [4, 20], c_end 0.5, r_end 0.002, "Shallowest depth of the singular-extension test.";
     singular_margin: "search.singular.margin" = 2, [0, 10], c_end 0.3, r_end 0.002, "Singular-extension margin per ply.";

@@ -7,15 +7,17 @@
 //! last), null-move pruning, reverse futility, futility, late-move and
 //! exchange pruning (checking moves exempt), internal iterative
 //! reduction, history-adjusted late-move reductions (deeper in nodes
-//! expected to fail high), singular extensions and a check extension for
-//! checks that do not lose material, and a static eval corrected by what
+//! expected to fail high, shallower in nodes the table remembers on a
+//! principal variation), singular extensions (two plies for a move far
+//! better than the rest) and a check extension for checks that do not
+//! lose material, and a static eval corrected by what
 //! the search learnt about positions with the same pawns or the same other
 //! pieces (correction history). Drops and gating moves are searched
 //! like any other move. One thread; a node-limited search is deterministic.
 
 use crate::eval::Evaluator;
 use crate::features::Features;
-use crate::history::{Heuristics, Played};
+use crate::history::{CONTINUATION_PLIES, Heuristics, Played, Previous};
 use crate::limits::{Deadline, Limits};
 use crate::ordering::KILLER_SCORE;
 use crate::params::Params;
@@ -105,7 +107,12 @@ struct PlyState {
     played: Option<Played>,
     /// A move left out by the singular-extension test.
     excluded: Option<Move>,
+    /// Double extensions on the line from the root to this ply.
+    doubles: u8,
 }
+
+/// Most double extensions on one line from the root.
+const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 /// Largest depth and move index of the reduction table.
 const REDUCTION_TABLE: usize = 64;
@@ -405,10 +412,15 @@ impl<'a> Searcher<'a> {
         earlier.is_none_or(|e| eval > e)
     }
 
-    /// The moves played at the two plies before `ply`, for the continuation history.
-    pub(crate) fn previous(&self, ply: usize) -> [Option<Played>; 2] {
-        let at = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].played);
-        [at(1), at(2)]
+    /// The moves played [`CONTINUATION_PLIES`] before `ply`, for the
+    /// continuation history.
+    pub(crate) fn previous(&self, ply: usize) -> Previous {
+        CONTINUATION_PLIES.map(|back| {
+            let counted = back < 4 || self.params.history_cont4 > 0;
+            ply.checked_sub(back)
+                .filter(|_| counted)
+                .and_then(|p| self.stack[p].played)
+        })
     }
 
     pub(crate) fn played(pos: &Position, m: Move) -> Played {
@@ -459,6 +471,7 @@ impl<'a> Searcher<'a> {
         }
         let mut depth = depth.max(1);
         let excluded = self.stack[ply].excluded;
+        self.stack[ply + 1].doubles = self.stack[ply].doubles;
 
         let hash = pos.hash();
         let entry = if excluded.is_none() {
@@ -467,6 +480,7 @@ impl<'a> Searcher<'a> {
             None
         };
         let hash_move = entry.and_then(|e| e.best);
+        let tt_pv = pv_node || entry.is_some_and(|e| e.tt_pv);
         let tt_score = entry.map(|e| from_tt(i32::from(e.score), ply));
         if let (Some(e), Some(score)) = (entry, tt_score)
             && !pv_node
@@ -557,7 +571,8 @@ impl<'a> Searcher<'a> {
             let gives_check = child.in_check();
             let killer = order_score == KILLER_SCORE || order_score == KILLER_SCORE - 1;
             let quiet_history = if quiet {
-                self.heuristics.quiet(side, m) + self.heuristics.continuation(&previous, played)
+                self.heuristics.quiet(side, m)
+                    + self.heuristics.continuation(side, &previous, played)
             } else {
                 0
             };
@@ -621,7 +636,11 @@ impl<'a> Searcher<'a> {
                     return 0;
                 }
                 if s < singular_beta {
-                    extension = 1;
+                    let double = p.singular_double > 0
+                        && !pv_node
+                        && s < singular_beta - p.singular_double
+                        && self.stack[ply].doubles < MAX_DOUBLE_EXTENSIONS;
+                    extension = if double { 2 } else { 1 };
                 } else if singular_beta >= beta {
                     // Several moves beat beta: this node cuts off anyway.
                     self.history.pop();
@@ -637,6 +656,7 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].played = Some(played);
+            self.stack[ply + 1].doubles = self.stack[ply].doubles + u8::from(extension == 2);
             let nodes_before = self.nodes;
             let score = if searched == 0 {
                 let first = Node::child(!pv_node && !node.cut);
@@ -658,6 +678,7 @@ impl<'a> Searcher<'a> {
                     r -= i32::from(gives_check);
                     r -= quiet_history / p.lmr_history_div.max(1);
                     r += p.lmr_cut_node * i32::from(node.cut);
+                    r -= p.lmr_tt_pv * i32::from(tt_pv && !pv_node);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let reduced = Node::child(true);
@@ -693,7 +714,8 @@ impl<'a> Searcher<'a> {
                     best_move = Some(m);
                     self.update_pv(ply, m);
                     if alpha >= beta {
-                        let bonus = (p.history_mult * depth * depth).min(p.history_max);
+                        let bonus = (p.history_mult * depth * depth + p.history_linear * depth)
+                            .min(p.history_max);
                         if self.features.history {
                             if quiet {
                                 self.heuristics.reward_quiet(
@@ -743,7 +765,12 @@ impl<'a> Searcher<'a> {
                 );
             }
             let raw = evals.map(|e| e.raw);
-            self.store(hash, window, (best, best_move), raw, depth, ply);
+            let found = Found {
+                score: best,
+                best: best_move,
+                tt_pv,
+            };
+            self.store(hash, window, found, raw, depth, ply);
         }
         best
     }
@@ -828,23 +855,32 @@ impl<'a> Searcher<'a> {
             beta,
         };
         let raw = evals.map(|e| e.raw);
-        self.store(hash, window, (best, best_move), raw, 0, ply);
+        let found = Found {
+            score: best,
+            best: best_move,
+            tt_pv: entry.is_some_and(|e| e.tt_pv),
+        };
+        self.store(hash, window, found, raw, 0, ply);
         best
     }
 
-    /// Stores a node's result: `found` is the best score and its move,
+    /// Stores a node's result: `found` is what it found,
     /// `window` the bounds the node was searched with, `static_eval` the
     /// raw static evaluation.
     fn store(
         &mut self,
         hash: u64,
         window: Window,
-        found: (i32, Option<Move>),
+        found: Found,
         static_eval: Option<i32>,
         depth: i32,
         ply: usize,
     ) {
-        let (best, best_move) = found;
+        let Found {
+            score: best,
+            best: best_move,
+            tt_pv,
+        } = found;
         let bound = if best >= window.beta {
             Bound::Lower
         } else if best > window.alpha {
@@ -860,6 +896,7 @@ impl<'a> Searcher<'a> {
                 eval: static_eval.unwrap_or(NO_EVAL),
                 depth,
                 bound,
+                tt_pv,
             },
         );
     }
@@ -909,6 +946,17 @@ impl Node {
     fn child(cut: bool) -> Node {
         Node { null_ok: true, cut }
     }
+}
+
+/// What a node found, for the transposition table.
+#[derive(Clone, Copy)]
+struct Found {
+    /// The best score.
+    score: i32,
+    /// The move that scored it, if one beat alpha.
+    best: Option<Move>,
+    /// Whether the node is or was on a principal variation.
+    tt_pv: bool,
 }
 
 /// The alpha-beta window a node was entered with.

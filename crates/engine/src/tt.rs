@@ -30,6 +30,8 @@ pub(crate) struct Entry {
     pub(crate) eval: i16,
     pub(crate) depth: i8,
     pub(crate) bound: Bound,
+    /// Whether the position was on a principal variation when stored.
+    pub(crate) tt_pv: bool,
     generation: u8,
 }
 
@@ -55,6 +57,8 @@ pub(crate) struct Stored {
     pub(crate) depth: i32,
     /// What the score means.
     pub(crate) bound: Bound,
+    /// Whether the position is or was on a principal variation.
+    pub(crate) tt_pv: bool,
 }
 
 fn clamp_i16(value: i32) -> i16 {
@@ -148,6 +152,7 @@ impl Table {
             eval: clamp_i16(stored.eval),
             depth: i8::try_from(stored.depth.clamp(-1, 127)).unwrap_or(0),
             bound: stored.bound,
+            tt_pv: stored.tt_pv,
             generation,
         });
     }
@@ -164,6 +169,7 @@ mod tests {
             eval: score,
             depth,
             bound: Bound::Lower,
+            tt_pv: false,
         }
     }
 
@@ -178,6 +184,21 @@ mod tests {
             let e = table.probe(h).map(|e| i32::from(e.score));
             assert_eq!(e, Some(i32::try_from(i).unwrap_or(0)));
         }
+    }
+
+    #[test]
+    fn an_entry_remembers_whether_it_was_on_a_principal_variation() {
+        let mut table = Table::new(1);
+        table.store(11, stored(4, 0));
+        table.store(
+            12,
+            Stored {
+                tt_pv: true,
+                ..stored(4, 0)
+            },
+        );
+        assert_eq!(table.probe(11).map(|e| e.tt_pv), Some(false));
+        assert_eq!(table.probe(12).map(|e| e.tt_pv), Some(true));
     }
 
     #[test]
