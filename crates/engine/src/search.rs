@@ -416,10 +416,11 @@ impl<'a> Searcher<'a> {
     /// continuation history.
     pub(crate) fn previous(&self, ply: usize) -> Previous {
         CONTINUATION_PLIES.map(|back| {
-            let counted = back < 4 || self.params.history_cont4 > 0;
-            ply.checked_sub(back)
-                .filter(|_| counted)
-                .and_then(|p| self.stack[p].played)
+            // The move four plies back counts only with `search.history.cont4` on.
+            if back == 4 && self.params.history_cont4 == 0 {
+                return None;
+            }
+            ply.checked_sub(back).and_then(|p| self.stack[p].played)
         })
     }
 
