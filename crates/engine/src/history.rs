@@ -180,18 +180,27 @@ mod tests {
     use super::*;
     use ajaxlab_rules::Square;
 
-    #[test]
-    fn a_gated_move_has_a_history_of_its_own() {
-        let mut h = Heuristics::new(8);
-        let (Some(from), Some(to)) = (Square::from_coords(1, 0), Square::from_coords(2, 2)) else {
+    /// A knight's move between two squares given by (file, rank), and how
+    /// the history tables see it.
+    fn knight_move(from: (i32, i32), to: (i32, i32)) -> (Move, Played) {
+        let (Some(from), Some(to)) = (
+            Square::from_coords(from.0, from.1),
+            Square::from_coords(to.0, to.1),
+        ) else {
             panic!("squares exist");
         };
-        let plain = Move::normal(from, to);
-        let gated = plain.with_gate(Gate::AtFrom);
         let played = Played {
             kind: PieceKind::KNIGHT,
             to: to.index(),
         };
+        (Move::normal(from, to), played)
+    }
+
+    #[test]
+    fn a_gated_move_has_a_history_of_its_own() {
+        let mut h = Heuristics::new(8);
+        let (plain, played) = knight_move((1, 0), (2, 2));
+        let gated = plain.with_gate(Gate::AtFrom);
         h.reward_quiet(
             Color::White,
             0,
@@ -207,14 +216,7 @@ mod tests {
     #[test]
     fn a_reply_a_follow_up_and_each_side_have_continuations_of_their_own() {
         let mut h = Heuristics::new(8);
-        let (Some(from), Some(to)) = (Square::from_coords(6, 0), Square::from_coords(5, 2)) else {
-            panic!("squares exist");
-        };
-        let m = Move::normal(from, to);
-        let played = Played {
-            kind: PieceKind::KNIGHT,
-            to: to.index(),
-        };
+        let (m, played) = knight_move((6, 0), (5, 2));
         let before = Played {
             kind: PieceKind::PAWN,
             to: 52,
