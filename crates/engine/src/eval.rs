@@ -6,7 +6,9 @@
 //! blockade, king distance), a nonlinear king danger counting safe checks by
 //! moves and by drops, the bishop pair, rook-like pieces on open and
 //! semi-open files, the king's distance from the edge in the middlegame,
-//! and the scaling of drawish endgames. Every number comes from [`Params`].
+//! and the scaling of drawish endgames (few pawns, bishops of opposite
+//! colours, no pawns and little more material). Every number comes from
+//! [`Params`].
 
 use crate::file_params;
 use crate::params::Params;
@@ -50,6 +52,9 @@ pub struct Evaluator {
     height: i32,
     /// The value of the more valuable minor piece (drawish endgames).
     minor: i32,
+    /// The squares of one colour, when the variant's bishop is bound to
+    /// its colour (endgames of bishops on opposite colours).
+    light_squares: Option<Bitboard>,
     /// The variant's kinds from least to most valuable, the king last (the
     /// order in which an exchange brings in its attackers).
     kinds_by_value: Vec<PieceKind>,
@@ -447,10 +452,14 @@ impl Evaluator {
             vec![Bitboard::EMPTY; SQUARE_COUNT],
         ];
         let mut board = Vec::new();
+        let mut light = Bitboard::EMPTY;
         for f in 0..w {
             for r in 0..h {
                 let Some(sq) = square(f, r) else { continue };
                 board.push(sq);
+                if (f + r) % 2 == 1 {
+                    light = light.with(sq);
+                }
                 centrality[sq.index()] = f.min(w - 1 - f) + r.min(h - 1 - r);
                 for (c, dir) in [(0usize, 1), (1, -1)] {
                     let mut rr = r + dir;
@@ -542,6 +551,11 @@ impl Evaluator {
             .map(|k| value_mg[k.index()])
             .max()
             .unwrap_or(0);
+        let bishop_is_colour_bound = v.has_kind(PieceKind::BISHOP)
+            && board.iter().all(|&sq| {
+                let same = if light.contains(sq) { light } else { !light };
+                !(v.empty_board_reach(PieceKind::BISHOP, sq) & !same).any()
+            });
         let mut eval = Evaluator {
             value_mg,
             value_eg,
@@ -560,6 +574,7 @@ impl Evaluator {
             width: w,
             height: h,
             minor,
+            light_squares: bishop_is_colour_bound.then_some(light),
             kinds_by_value,
             best_promotion,
             mobility_curve: mobility_curve(),
@@ -688,23 +703,43 @@ impl Evaluator {
 
     /// The endgame score's scale in 64ths: a side ahead with no pawns and
     /// at most a minor piece's worth more material can rarely win, and bare
-    /// kings are a dead draw.
+    /// kings are a dead draw; a side ahead with few pawns wins less often,
+    /// and with bishops on opposite colours less often still.
     /// `material` is each side's non-pawn material.
     fn endgame_scale(&self, pos: &Position, eg: i32, material: [i32; 2]) -> i32 {
+        let p = &self.p;
         let strong = if eg >= 0 { Color::White } else { Color::Black };
-        if pos.pieces(strong, PieceKind::PAWN).any() {
-            return 64;
-        }
         let ours = material[strong.index()];
         let theirs = material[(!strong).index()];
-        if ours == 0 {
-            return 0;
+        let pawns = pos.pieces(strong, PieceKind::PAWN).count() as i32;
+        if pawns == 0 {
+            return if ours == 0 {
+                0
+            } else if ours - theirs <= self.minor {
+                p.drawish_scale
+            } else {
+                64
+            };
         }
-        if ours - theirs <= self.minor {
-            self.p.drawish_scale
-        } else {
-            64
+        if self.opposite_bishops(pos) {
+            let bishop = self.value_mg[PieceKind::BISHOP.index()];
+            if ours == bishop && theirs == bishop {
+                return p.scale_ocb;
+            }
+            return (p.scale_pawns_base + p.scale_ocb_step * pawns).min(64);
         }
+        (p.scale_pawns_base + p.scale_pawns_step * pawns).min(64)
+    }
+
+    /// Whether each side has exactly one bishop, a colour-bound one, and
+    /// the two stand on squares of opposite colours.
+    fn opposite_bishops(&self, pos: &Position) -> bool {
+        let Some(light) = self.light_squares else {
+            return false;
+        };
+        let white = pos.pieces(Color::White, PieceKind::BISHOP);
+        let black = pos.pieces(Color::Black, PieceKind::BISHOP);
+        white.count() == 1 && black.count() == 1 && (white & light).any() != (black & light).any()
     }
 
     fn side_terms(&self, pos: &Position, us: Color, maps: &[SideMaps; 2]) -> Tapered {
@@ -1096,6 +1131,15 @@ mod tests {
         score(with) - score(without)
     }
 
+    /// The defaults without the scaling of endgames with few pawns, for
+    /// tests that read one term's full value in a sparse endgame.
+    fn unscaled() -> Params {
+        Params {
+            scale_pawns_base: 64,
+            ..Params::default()
+        }
+    }
+
     /// A rook on a file without pawns earns the open-file bonus, on a file
     /// with only enemy pawns the semi-open one, behind its own pawn none.
     #[test]
@@ -1106,7 +1150,7 @@ mod tests {
             chess_rook_open_eg: open,
             chess_rook_semi_open_mg: semi_open,
             chess_rook_semi_open_eg: semi_open,
-            ..Params::default()
+            ..unscaled()
         };
         let (with_terms, without_terms) = (terms(40, 16), terms(0, 0));
         let gain = |fen: &str| chess_gain(&with_terms, &without_terms, fen);
@@ -1143,7 +1187,7 @@ mod tests {
             chess_passed_free_eg: free,
             chess_passed_safe_eg: safe,
             chess_passed_unstoppable: 0,
-            ..Params::default()
+            ..unscaled()
         };
         let (with_terms, without_terms) = (terms(10, 5), terms(0, 0));
         let gain = |fen: &str| chess_gain(&with_terms, &without_terms, fen);
@@ -1164,11 +1208,11 @@ mod tests {
     fn a_passer_outside_the_square_of_a_bare_king_is_unstoppable() {
         let with_term = Params {
             chess_passed_unstoppable: 400,
-            ..Params::default()
+            ..unscaled()
         };
         let without_term = Params {
             chess_passed_unstoppable: 0,
-            ..Params::default()
+            ..unscaled()
         };
         let gain = |fen: &str| chess_gain(&with_term, &without_term, fen);
         // a4 needs four moves; the king on h5 needs seven to reach a8.
@@ -1196,6 +1240,45 @@ mod tests {
             Position::from_fen(VariantKind::Chess, "4k3/8/4p3/3n4/8/8/3R4/4K3 w - - 0 1").unwrap();
         assert!(!eval.is_quiet(&hanging));
         assert!(eval.is_quiet(&defended));
+    }
+
+    /// The endgame scale of the chess position `fen` under the defaults.
+    fn chess_endgame_scale(fen: &str) -> i32 {
+        let eval = Evaluator::new(VariantKind::Chess.variant(), &Params::default());
+        let pos = Position::from_fen(VariantKind::Chess, fen).unwrap();
+        eval.blend(&pos).eg_scale
+    }
+
+    #[test]
+    fn a_side_ahead_with_few_pawns_has_its_endgame_scaled_down() {
+        let p = Params::default();
+        // A knight and a pawn against a bishop: one pawn.
+        let one = chess_endgame_scale("4k3/8/8/8/3b4/8/3P4/3NK3 w - - 0 1");
+        assert_eq!(one, p.scale_pawns_base + p.scale_pawns_step);
+        // Black ahead: its pawns count.
+        let black = chess_endgame_scale("4k3/pp6/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(black, p.scale_pawns_base + 2 * p.scale_pawns_step);
+        // Five pawns: the full scale.
+        assert_eq!(
+            chess_endgame_scale("4k3/8/8/8/8/8/PPPPP3/4K3 w - - 0 1"),
+            64
+        );
+    }
+
+    #[test]
+    fn bishops_on_opposite_colours_scale_the_endgame_down_further() {
+        let p = Params::default();
+        // The d6 bishop is dark, the e2 one light.
+        let alone = chess_endgame_scale("4k3/8/3b4/8/8/3P4/4B3/4K3 w - - 0 1");
+        assert_eq!(alone, p.scale_ocb);
+        let with_rooks = chess_endgame_scale("r3k3/8/3b4/8/8/3P4/4B3/R3K3 w - - 0 1");
+        assert_eq!(with_rooks, p.scale_pawns_base + p.scale_ocb_step);
+        // Bishops on the same colour (e6 is light) scale only by the pawns.
+        let same = chess_endgame_scale("4k3/8/4b3/8/8/3P4/4B3/4K3 w - - 0 1");
+        assert_eq!(same, p.scale_pawns_base + p.scale_pawns_step);
+        // The Ajax Bishop steps orthogonally too: not bound to a colour.
+        let afc = Evaluator::new(VariantKind::AjaxFalcon.variant(), &p);
+        assert!(afc.light_squares.is_none());
     }
 
     #[test]

@@ -243,6 +243,10 @@ define_params! {
     rook_semi_open_mg: "eval.rook_file.semi_open.mg" = 0, [0, 100], c_end 3.0, r_end 0.002, "A rook-like piece on a file with enemy pawns but none of its own, middlegame.";
     rook_semi_open_eg: "eval.rook_file.semi_open.eg" = 0, [0, 100], c_end 3.0, r_end 0.002, "The same, endgame.";
     drawish_scale: "eval.drawish.scale" = 1, [1, 64], c_end 2.0, r_end 0.002, "Endgame score of a side without pawns and at most a minor piece ahead, in 64ths.";
+    scale_pawns_base: "eval.scale.pawns.base" = 36, [0, 64], c_end 2.0, r_end 0.002, "Endgame score of the side ahead, in 64ths, when it has pawns: at most this plus a step per pawn it has (few pawns win less often).";
+    scale_pawns_step: "eval.scale.pawns.step" = 7, [0, 64], c_end 1.0, r_end 0.002, "The step per pawn of the side ahead in that scale.";
+    scale_ocb: "eval.scale.ocb" = 22, [0, 64], c_end 2.0, r_end 0.002, "Endgame score, in 64ths, when each side's only piece is a colour-bound bishop and the two stand on squares of opposite colours.";
+    scale_ocb_step: "eval.scale.ocb.step" = 2, [0, 64], c_end 1.0, r_end 0.002, "The step per pawn of the side ahead when the bishops are of opposite colours and other pieces remain.";
     tempo: "eval.tempo" = 29, [0, 50], c_end 2.0, r_end 0.002, "Bonus for the side to move.";
     // ---- evaluation terms of chess and Chess960 (the hand-set values the Ajax fit started from) ----
     chess_bishop_pair_mg: "chess.eval.bishop_pair.mg" = 30, [0, 120], c_end 4.0, r_end 0.002, "Chess and Chess960: bonus for two bishops, middlegame (Kaufman ~0.5 pawn).";
