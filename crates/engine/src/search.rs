@@ -8,7 +8,8 @@
 //! exchange pruning (checking moves exempt), internal iterative
 //! reduction, history-adjusted late-move reductions (deeper in nodes
 //! expected to fail high, shallower in nodes the table remembers on a
-//! principal variation), singular extensions (two plies for a move far
+//! principal variation; a reduced move that beats alpha re-searched a ply
+//! deeper or shallower by how far it beat the best), singular extensions (two plies for a move far
 //! better than the rest) and a check extension for checks that do not
 //! lose material, and a static eval corrected by what
 //! the search learnt about positions with the same pawns or the same other
@@ -686,8 +687,27 @@ impl<'a> Searcher<'a> {
                 let mut s =
                     -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, reduced);
                 if s > alpha && r > 0 {
-                    let full = Node::child(!node.cut);
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, full);
+                    // A reduced move that beat alpha by far is searched a
+                    // ply deeper, one that barely beat the best a ply shallower.
+                    let mut research_depth = new_depth;
+                    if p.lmr_deeper > 0 {
+                        if s > best + p.lmr_deeper + 2 * new_depth {
+                            research_depth += 1;
+                        } else if s < best + new_depth {
+                            research_depth -= 1;
+                        }
+                    }
+                    if research_depth > new_depth - r {
+                        let full = Node::child(!node.cut);
+                        s = -self.negamax(
+                            &child,
+                            research_depth,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            full,
+                        );
+                    }
                 }
                 if s > alpha && s < beta {
                     let pv = Node::child(false);
