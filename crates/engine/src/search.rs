@@ -4,11 +4,12 @@
 //! by static exchange, move ordering (hash move, winning captures by victim
 //! and capture history, killers, quiet moves by quiet and continuation
 //! history and by the threats they escape or walk into, losing captures
-//! last), null-move pruning, reverse futility, futility, late-move and
-//! exchange pruning (checking moves exempt), internal iterative
-//! reduction, history-adjusted late-move reductions (deeper in nodes
-//! expected to fail high, shallower in nodes the table remembers on a
-//! principal variation; a reduced move that beats alpha re-searched a ply
+//! last), razoring, null-move pruning, reverse futility, futility,
+//! late-move and exchange pruning (checking moves exempt), internal
+//! iterative reduction, history-adjusted late-move reductions (deeper in
+//! nodes expected to fail high and in nodes whose moves keep being
+//! refuted, shallower in nodes the table remembers on a principal
+//! variation; a reduced move that beats alpha re-searched a ply
 //! deeper or shallower by how far it beat the best), singular extensions (two plies for a move far
 //! better than the rest) and a check extension for checks that do not
 //! lose material, and a static eval corrected by what
@@ -110,7 +111,15 @@ struct PlyState {
     excluded: Option<Move>,
     /// Double extensions on the line from the root to this ply.
     doubles: u8,
+    /// Cut-offs in the nodes searched at this ply below the current node
+    /// of the ply before: how many of that node's moves were refuted.
+    cutoffs: u32,
 }
+
+/// More refuted moves than this make a node's later moves reduced further
+/// (`search.lmr.cutoffs`): a node whose moves keep being refuted is
+/// unlikely to find one that is not.
+const CUTOFFS_MANY: u32 = 3;
 
 /// Most double extensions on one line from the root.
 const MAX_DOUBLE_EXTENSIONS: u8 = 6;
@@ -474,6 +483,7 @@ impl<'a> Searcher<'a> {
         let mut depth = depth.max(1);
         let excluded = self.stack[ply].excluded;
         self.stack[ply + 1].doubles = self.stack[ply].doubles;
+        self.stack[ply + 1].cutoffs = 0;
 
         let hash = pos.hash();
         let entry = if excluded.is_none() {
@@ -506,6 +516,18 @@ impl<'a> Searcher<'a> {
             && !root
             && excluded.is_none()
         {
+            if self.features.pruning
+                && p.razor_margin > 0
+                && eval < alpha - p.razor_margin * (2 + depth * depth)
+            {
+                let score = self.quiescence(pos, alpha - 1, alpha, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if score < alpha && score.abs() < MATE_BOUND {
+                    return score;
+                }
+            }
             let margin = (p.rfp_margin - p.rfp_improving * i32::from(improving)) * depth;
             if self.features.pruning
                 && depth <= p.rfp_depth
@@ -681,6 +703,7 @@ impl<'a> Searcher<'a> {
                     r -= quiet_history / p.lmr_history_div.max(1);
                     r += p.lmr_cut_node * i32::from(node.cut);
                     r -= p.lmr_tt_pv * i32::from(tt_pv && !pv_node);
+                    r += p.lmr_cutoffs * i32::from(self.stack[ply + 1].cutoffs > CUTOFFS_MANY);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let reduced = Node::child(true);
@@ -735,6 +758,7 @@ impl<'a> Searcher<'a> {
                     best_move = Some(m);
                     self.update_pv(ply, m);
                     if alpha >= beta {
+                        self.stack[ply].cutoffs += 1;
                         let bonus = (p.history_mult * depth * depth + p.history_linear * depth)
                             .min(p.history_max);
                         if self.features.history {
