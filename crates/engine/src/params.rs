@@ -303,10 +303,10 @@ define_params! {
     lmr_min_depth: "search.lmr.min_depth" = 3, [1, 8], c_end 0.5, r_end 0.002, "Shallowest depth at which late moves are reduced.";
     lmr_deeper: "search.lmr.deeper" = 60, [0, 400], c_end 8.0, r_end 0.002, "A reduced move that beats alpha is re-searched a ply deeper when it beat the best score by this plus two per ply, a ply shallower when by less than a centipawn per ply (0: at the unreduced depth).";
     lmr_cutoffs: "search.lmr.cutoffs" = 1, [0, 3], c_end 0.5, r_end 0.002, "Late-move reduction added once more than three of the node's moves so far were refuted by a cut-off below them (0: off).";
-    razor_margin: "search.razor.margin" = 250, [0, 600], c_end 15.0, r_end 0.002, "Razoring: a node whose static eval is below alpha by twice this plus this per ply² is settled by quiescence when quiescence confirms it (0: off).";
     lmr_min_move: "search.lmr.min_move" = 3, [1, 10], c_end 0.5, r_end 0.002, "First move (counting from 0) that may be reduced.";
     lmr_cut_node: "search.lmr.cut_node" = 1, [0, 3], c_end 0.5, r_end 0.002, "Late-move reduction added in a node expected to fail high (a cut node).";
     lmr_history_div: "search.lmr.history_div" = 8000, [1000, 40000], c_end 500.0, r_end 0.002, "A quiet move's reduction falls by one ply per this much history.";
+    razor_margin: "search.razor.margin" = 250, [0, 600], c_end 15.0, r_end 0.002, "Razoring: a node whose static eval is below alpha by twice this plus this per ply² is settled by quiescence when quiescence confirms it (0: off).";
     rfp_margin: "search.rfp.margin" = 90, [20, 300], c_end 8.0, r_end 0.002, "Reverse futility margin per ply.";
     rfp_depth: "search.rfp.depth" = 6, [1, 12], c_end 0.5, r_end 0.002, "Deepest depth of reverse futility pruning.";
     rfp_improving: "search.rfp.improving" = 30, [0, 200], c_end 5.0, r_end 0.002, "Reverse futility margin taken off per ply when the static eval is improving.";

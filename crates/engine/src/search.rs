@@ -9,11 +9,11 @@
 //! iterative reduction, history-adjusted late-move reductions (deeper in
 //! nodes expected to fail high and in nodes whose moves keep being
 //! refuted, shallower in nodes the table remembers on a principal
-//! variation; a reduced move that beats alpha re-searched a ply
-//! deeper or shallower by how far it beat the best), singular extensions (two plies for a move far
-//! better than the rest) and a check extension for checks that do not
-//! lose material, and a static eval corrected by what
-//! the search learnt about positions with the same pawns or the same other
+//! variation; a reduced move that beats alpha re-searched a ply deeper or
+//! shallower by how far it beat the best), singular extensions (two plies
+//! for a move far better than the rest) and a check extension for checks
+//! that do not lose material, and a static eval corrected by what the
+//! search learnt about positions with the same pawns or the same other
 //! pieces (correction history). Drops and gating moves are searched
 //! like any other move. One thread; a node-limited search is deterministic.
 
