@@ -136,21 +136,43 @@ impl Heuristics {
     ) {
         for &(m, played) in tried {
             let signed = if m == best.0 { bonus } else { -bonus };
-            gravity(&mut self.quiet[Self::quiet_index(color, m)], signed);
-            for (slot, p) in previous.iter().enumerate() {
-                let Some(p) = *p else { continue };
-                let entry =
-                    &mut self.continuation[Self::continuation_index(slot, color, p, played)];
-                let mut value = i32::from(*entry);
-                gravity(&mut value, signed);
-                *entry = i16::try_from(value).unwrap_or(0);
-            }
+            self.adjust_quiet(color, (m, played), previous, signed);
         }
         if let Some(killers) = self.killers.get_mut(ply)
             && killers[0] != Some(best.0)
         {
             killers[1] = killers[0];
             killers[0] = Some(best.0);
+        }
+    }
+
+    /// Rewards the quiet move that led to a node where every reply failed
+    /// low: the opponent had nothing against it.
+    pub(crate) fn reward_refuting_quiet(
+        &mut self,
+        color: Color,
+        refuting: (Move, Played),
+        previous: &Previous,
+        bonus: i32,
+    ) {
+        self.adjust_quiet(color, refuting, previous, bonus);
+    }
+
+    /// Moves the quiet and continuation history of one move by `signed`.
+    fn adjust_quiet(
+        &mut self,
+        color: Color,
+        (m, played): (Move, Played),
+        previous: &Previous,
+        signed: i32,
+    ) {
+        gravity(&mut self.quiet[Self::quiet_index(color, m)], signed);
+        for (slot, p) in previous.iter().enumerate() {
+            let Some(p) = *p else { continue };
+            let entry = &mut self.continuation[Self::continuation_index(slot, color, p, played)];
+            let mut value = i32::from(*entry);
+            gravity(&mut value, signed);
+            *entry = i16::try_from(value).unwrap_or(0);
         }
     }
 
@@ -237,6 +259,22 @@ mod tests {
         );
         let four_back = [None, None, Some(before)];
         assert_eq!(h.continuation(Color::White, &four_back, played), 0);
+    }
+
+    #[test]
+    fn a_quiet_move_no_reply_refuted_gains_history_but_is_no_killer() {
+        let mut h = Heuristics::new(8);
+        let (m, played) = knight_move((6, 0), (5, 2));
+        let before = Played {
+            kind: PieceKind::PAWN,
+            to: 52,
+        };
+        let reply = [Some(before), None, None];
+        h.reward_refuting_quiet(Color::White, (m, played), &reply, 400);
+        assert!(h.quiet(Color::White, m) > 0);
+        assert!(h.continuation(Color::White, &reply, played) > 0);
+        assert_eq!(h.quiet(Color::Black, m), 0, "the other side's history");
+        assert_eq!(h.killers(0), [None; 2], "no cut-off, so no killer");
     }
 
     #[test]

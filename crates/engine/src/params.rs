@@ -324,6 +324,7 @@ define_params! {
     history_mult: "search.history.mult" = 8, [4, 128], c_end 3.0, r_end 0.002, "History bonus per ply² of the cut-off's depth.";
     history_max: "search.history.max" = 12800, [1000, 16000], c_end 500.0, r_end 0.002, "Largest history bonus of one cut-off.";
     history_cont4: "search.history.cont4" = 1, [0, 1], c_end 0.5, r_end 0.002, "Whether the continuation history also looks at our own move four plies back (1) or only two (0).";
+    history_refuting: "search.history.refuting" = 100, [0, 300], c_end 10.0, r_end 0.002, "A quiet move after which every reply failed low gains this percentage of a cut-off's history bonus (0: off).";
     history_linear: "search.history.linear" = 250, [0, 1000], c_end 20.0, r_end 0.002, "History bonus per ply of the cut-off's depth, beside the per-ply² one.";
     singular_double: "search.singular.double" = 20, [0, 200], c_end 5.0, r_end 0.002, "A singular move whose alternatives fall this far below the singular bound is extended two plies in a non-PV node (0: never).";
     lmr_tt_pv: "search.lmr.tt_pv" = 1, [0, 2], c_end 0.5, r_end 0.002, "Late-move reduction taken off in a node that was once on a principal variation (by the table) but is not now.";

@@ -4,7 +4,8 @@
 //! by static exchange, move ordering (hash move, winning captures by victim
 //! and capture history, killers, quiet moves by quiet and continuation
 //! history and by the threats they escape or walk into, losing captures
-//! last), razoring, null-move pruning, reverse futility, futility,
+//! last; a quiet move after which every reply failed low gains history as a
+//! cut-off would), razoring, null-move pruning, reverse futility, futility,
 //! late-move and exchange pruning (checking moves exempt), internal
 //! iterative reduction, history-adjusted late-move reductions (deeper in
 //! nodes expected to fail high and in nodes whose moves keep being
@@ -16,6 +17,9 @@
 //! search learnt about positions with the same pawns or the same other
 //! pieces (correction history). Drops and gating moves are searched
 //! like any other move. One thread; a node-limited search is deterministic.
+//! A node is a move made and searched, as Stockfish and Fairy-Stockfish
+//! count them (re-searches of the same move and the null move do not
+//! count), so `go nodes N` buys about the same search in each.
 
 use crate::eval::Evaluator;
 use crate::features::Features;
@@ -107,6 +111,9 @@ struct PlyState {
     static_eval: Option<i32>,
     /// The move that left this ply (`None` for a null move).
     played: Option<Played>,
+    /// The same move when it was quiet (`None` for a capture, a promotion
+    /// or a null move), for the history of a move no reply refuted.
+    quiet_move: Option<Move>,
     /// A move left out by the singular-extension test.
     excluded: Option<Move>,
     /// Double extensions on the line from the root to this ply.
@@ -422,6 +429,33 @@ impl<'a> Searcher<'a> {
         earlier.is_none_or(|e| eval > e)
     }
 
+    /// The history bonus of a cut-off at `depth`.
+    fn history_bonus(&self, depth: i32) -> i32 {
+        let p = self.params;
+        (p.history_mult * depth * depth + p.history_linear * depth).min(p.history_max)
+    }
+
+    /// Rewards the quiet move that led to the node at `ply` (where `side`
+    /// moves), now that every move there failed low at `depth`
+    /// (`search.history.refuting`, a share of a cut-off's bonus).
+    fn reward_refuting_quiet(&mut self, ply: usize, side: Color, depth: i32) {
+        let p = self.params;
+        let Some(parent) = ply.checked_sub(1) else {
+            return;
+        };
+        let state = self.stack[parent];
+        let (Some(m), Some(played)) = (state.quiet_move, state.played) else {
+            return;
+        };
+        if !self.features.history || p.history_refuting == 0 {
+            return;
+        }
+        let bonus = self.history_bonus(depth) * p.history_refuting / 100;
+        let previous = self.previous(parent);
+        self.heuristics
+            .reward_refuting_quiet(!side, (m, played), &previous, bonus);
+    }
+
     /// The moves played [`CONTINUATION_PLIES`] before `ply`, for the
     /// continuation history.
     pub(crate) fn previous(&self, ply: usize) -> Previous {
@@ -459,7 +493,6 @@ impl<'a> Searcher<'a> {
         if depth <= 0 && !in_check {
             return self.quiescence(pos, alpha, beta, ply);
         }
-        self.nodes += 1;
         if ply > 0 && self.out_of_budget() {
             return 0;
         }
@@ -548,6 +581,7 @@ impl<'a> Searcher<'a> {
                 let mut child = *pos;
                 child.play_null();
                 self.stack[ply].played = None;
+                self.stack[ply].quiet_move = None;
                 self.history.push(hash);
                 let after_null = Node {
                     null_ok: false,
@@ -680,8 +714,10 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + extension;
 
             self.stack[ply].played = Some(played);
+            self.stack[ply].quiet_move = quiet.then_some(m);
             self.stack[ply + 1].doubles = self.stack[ply].doubles + u8::from(extension == 2);
             let nodes_before = self.nodes;
+            self.nodes += 1;
             let score = if searched == 0 {
                 let first = Node::child(!pv_node && !node.cut);
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, first)
@@ -759,8 +795,7 @@ impl<'a> Searcher<'a> {
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         self.stack[ply].cutoffs += 1;
-                        let bonus = (p.history_mult * depth * depth + p.history_linear * depth)
-                            .min(p.history_max);
+                        let bonus = self.history_bonus(depth);
                         if self.features.history {
                             if quiet {
                                 self.heuristics.reward_quiet(
@@ -788,6 +823,9 @@ impl<'a> Searcher<'a> {
         if searched == 0 {
             // Only the excluded move was legal: the singular test fails low.
             return alpha;
+        }
+        if excluded.is_none() && best_move.is_none() {
+            self.reward_refuting_quiet(ply, side, depth);
         }
         if excluded.is_none() {
             let window = Window {
@@ -821,7 +859,6 @@ impl<'a> Searcher<'a> {
     }
 
     fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.nodes += 1;
         if self.out_of_budget() {
             return 0;
         }
@@ -880,6 +917,7 @@ impl<'a> Searcher<'a> {
             }
             let mut child = *pos;
             child.play_unchecked(m);
+            self.nodes += 1;
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;

@@ -371,3 +371,20 @@ fn a_file_variant_s_piece_values_are_spin_options() {
         "{errors:?}"
     );
 }
+
+/// A node is a move made and searched, as Stockfish and Fairy-Stockfish
+/// count them: the root itself and re-searches of the same move do not
+/// count, so `go nodes N` buys the same search in each engine.
+#[test]
+fn a_node_is_counted_per_move_made() {
+    // White's king has three moves, and no reply captures anything: a
+    // one-ply search makes three moves.
+    let lines = session("position fen 7k/8/8/8/8/8/8/K7 w - - 0 1\ngo depth 1\nquit\n");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 1 "))
+        .cloned()
+        .unwrap_or_default();
+    assert!(info.contains(" nodes 3 "), "{lines:?}");
+}
