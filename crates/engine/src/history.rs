@@ -218,6 +218,17 @@ mod tests {
         (Move::normal(from, to), played)
     }
 
+    /// A knight's move, how the history tables see it, and a pawn's move
+    /// played before it.
+    fn knight_reply_to_a_pawn() -> (Move, Played, Played) {
+        let (m, played) = knight_move((6, 0), (5, 2));
+        let before = Played {
+            kind: PieceKind::PAWN,
+            to: 52,
+        };
+        (m, played, before)
+    }
+
     #[test]
     fn a_gated_move_has_a_history_of_its_own() {
         let mut h = Heuristics::new(8);
@@ -238,11 +249,7 @@ mod tests {
     #[test]
     fn a_reply_a_follow_up_and_each_side_have_continuations_of_their_own() {
         let mut h = Heuristics::new(8);
-        let (m, played) = knight_move((6, 0), (5, 2));
-        let before = Played {
-            kind: PieceKind::PAWN,
-            to: 52,
-        };
+        let (m, played, before) = knight_reply_to_a_pawn();
         let reply = [Some(before), None, None];
         h.reward_quiet(Color::White, 0, (m, played), &[(m, played)], &reply, 400);
         assert!(h.continuation(Color::White, &reply, played) > 0);
@@ -264,11 +271,7 @@ mod tests {
     #[test]
     fn a_quiet_move_no_reply_refuted_gains_history_but_is_no_killer() {
         let mut h = Heuristics::new(8);
-        let (m, played) = knight_move((6, 0), (5, 2));
-        let before = Played {
-            kind: PieceKind::PAWN,
-            to: 52,
-        };
+        let (m, played, before) = knight_reply_to_a_pawn();
         let reply = [Some(before), None, None];
         h.reward_refuting_quiet(Color::White, (m, played), &reply, 400);
         assert!(h.quiet(Color::White, m) > 0);
