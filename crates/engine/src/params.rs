@@ -331,6 +331,7 @@ define_params! {
     iir_depth: "search.iir.depth" = 4, [2, 12], c_end 0.5, r_end 0.002, "Nodes this deep without a hash move are searched one ply shallower.";
     singular_depth: "search.singular.depth" = 6, [4, 20], c_end 0.5, r_end 0.002, "Shallowest depth of the singular-extension test.";
     singular_margin: "search.singular.margin" = 2, [0, 10], c_end 0.3, r_end 0.002, "Singular-extension margin per ply.";
+    qs_futility_see: "search.qs.futility_see" = 1, [0, 1], c_end 0.5, r_end 0.002, "Quiescence skips a capture that does not win material (unless it recaptures or checks) when the static eval plus the delta margin is at or below alpha (1) or not (0).";
     correction_non_pawn: "search.correction.non_pawn" = 100, [0, 200], c_end 8.0, r_end 0.002, "Weight in percent of the correction history keyed by each side's pieces other than pawns, beside the one keyed by pawns (0: off).";
 }
 

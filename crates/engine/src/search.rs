@@ -1,7 +1,8 @@
 //! The search: iterative deepening, principal variation search with
 //! aspiration windows, a bucketed transposition table (with the static
 //! evaluation), a quiescence search over captures that do not lose material
-//! by static exchange, move ordering (hash move, winning captures by victim
+//! by static exchange (and, far below alpha, only over those that win
+//! material, recaptures and checks), move ordering (hash move, winning captures by victim
 //! and capture history, killers, quiet moves by quiet and continuation
 //! history and by the threats they escape or walk into, losing captures
 //! last; a quiet move after which every reply failed low gains history as a
@@ -897,26 +898,43 @@ impl<'a> Searcher<'a> {
         let mut ordered = self.order(pos, moves, hash_move, MAX_PLY);
         let mut best = stand_pat;
         let mut best_move = None;
+        let recapture_square = ply
+            .checked_sub(1)
+            .and_then(|parent| self.stack[parent].played)
+            .map(|played| played.to);
+        let p = self.params;
         for index in 0..ordered.moves.len() {
             let (m, _) = ordered.pick(index);
+            let mut child = *pos;
             if !in_check {
                 if m.promotion_kind()
                     .is_some_and(|k| k != self.eval.best_promotion())
                 {
                     continue;
                 }
+                let promotion = m.promotion_kind().is_some();
                 let gain = pos.captured_kind(m).map_or(0, |k| self.eval.piece_value(k));
-                if stand_pat + gain + self.params.delta_margin < alpha
-                    && m.promotion_kind().is_none()
-                {
+                if stand_pat + gain + p.delta_margin < alpha && !promotion {
                     continue;
                 }
-                if !see_at_least(pos, self.eval, m, self.params.qs_see) {
+                if !see_at_least(pos, self.eval, m, p.qs_see) {
                     continue;
                 }
+                // Far below alpha, a capture must win material to be worth
+                // a look, unless it recaptures on the last move's square.
+                let futile = p.qs_futility_see > 0
+                    && !promotion
+                    && recapture_square != Some(m.to().index())
+                    && stand_pat + p.delta_margin <= alpha
+                    && !see_at_least(pos, self.eval, m, 1);
+                child.play_unchecked(m);
+                if futile && !child.in_check() {
+                    continue;
+                }
+            } else {
+                child.play_unchecked(m);
             }
-            let mut child = *pos;
-            child.play_unchecked(m);
+            self.stack[ply].played = Some(Self::played(pos, m));
             self.nodes += 1;
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
@@ -1104,6 +1122,72 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ajaxlab_rules::{Square, VariantKind};
+
+    /// Nodes a quiescence search of the chess position `fen` makes with
+    /// the window (eval + `alpha_above_eval`, infinity) under `params`,
+    /// after a last move that landed on `last_move_to` if given.
+    fn quiescence_nodes(
+        fen: &str,
+        params: &Params,
+        alpha_above_eval: i32,
+        last_move_to: Option<Square>,
+    ) -> u64 {
+        let pos = Position::from_fen(VariantKind::Chess, fen).expect("the test FEN is valid");
+        let eval = Evaluator::new(VariantKind::Chess.variant(), params);
+        let mut tt = Table::new(1);
+        let mut heuristics = Heuristics::new(MAX_PLY);
+        let stop = AtomicBool::new(false);
+        let limits = Limits::default();
+        let mut searcher = Searcher::new(
+            params,
+            &eval,
+            &mut tt,
+            &mut heuristics,
+            &stop,
+            &limits,
+            Features::default(),
+            Vec::new(),
+            pos.side_to_move(),
+        );
+        let alpha = eval
+            .evaluate(&pos)
+            .saturating_add(alpha_above_eval)
+            .max(-INFINITY);
+        let ply = match last_move_to {
+            Some(to) => {
+                searcher.stack[0].played = Some(Played {
+                    kind: PieceKind::KNIGHT,
+                    to: to.index(),
+                });
+                1
+            }
+            None => 0,
+        };
+        searcher.quiescence(&pos, alpha, INFINITY, ply);
+        searcher.nodes
+    }
+
+    #[test]
+    fn quiescence_skips_an_even_trade_far_below_alpha_but_not_a_recapture() {
+        // Nxd5 takes a knight the e6 pawn defends: the exchange wins nothing.
+        let fen = "7k/8/4p3/3n4/8/2N5/8/K7 w - - 0 1";
+        let d5 = Square::from_coords(3, 4);
+        let mut params = Params::default();
+        let far_below = params.delta_margin;
+        params.qs_futility_see = 0;
+        assert!(quiescence_nodes(fen, &params, far_below, None) > 0);
+        params.qs_futility_see = 1;
+        assert_eq!(quiescence_nodes(fen, &params, far_below, None), 0);
+        assert!(
+            quiescence_nodes(fen, &params, -INFINITY, None) > 0,
+            "not when alpha is low"
+        );
+        assert!(
+            quiescence_nodes(fen, &params, far_below, d5) > 0,
+            "not when it recaptures"
+        );
+    }
 
     #[test]
     fn a_table_score_refines_the_eval_only_on_its_bound_side() {
