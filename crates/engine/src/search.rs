@@ -2,8 +2,8 @@
 //! aspiration windows, a bucketed transposition table (with the static
 //! evaluation), a quiescence search over captures that do not lose material
 //! by static exchange (and, far below alpha, only over those that win
-//! material, recaptures and checks), move ordering (hash move, winning captures by victim
-//! and capture history, killers, quiet moves by quiet and continuation
+//! material, recaptures and checks), move ordering (hash move, winning
+//! captures by victim and capture history, killers, quiet moves by quiet and continuation
 //! history and by the threats they escape or walk into, losing captures
 //! last; a quiet move after which every reply failed low gains history as a
 //! cut-off would), razoring, null-move pruning, reverse futility, futility,
@@ -905,7 +905,7 @@ impl<'a> Searcher<'a> {
         let p = self.params;
         for index in 0..ordered.moves.len() {
             let (m, _) = ordered.pick(index);
-            let mut child = *pos;
+            let mut futile = false;
             if !in_check {
                 if m.promotion_kind()
                     .is_some_and(|k| k != self.eval.best_promotion())
@@ -922,17 +922,16 @@ impl<'a> Searcher<'a> {
                 }
                 // Far below alpha, a capture must win material to be worth
                 // a look, unless it recaptures on the last move's square.
-                let futile = p.qs_futility_see > 0
+                futile = p.qs_futility_see > 0
                     && !promotion
                     && recapture_square != Some(m.to().index())
                     && stand_pat + p.delta_margin <= alpha
                     && !see_at_least(pos, self.eval, m, 1);
-                child.play_unchecked(m);
-                if futile && !child.in_check() {
-                    continue;
-                }
-            } else {
-                child.play_unchecked(m);
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            if futile && !child.in_check() {
+                continue;
             }
             self.stack[ply].played = Some(Self::played(pos, m));
             self.nodes += 1;
