@@ -13,6 +13,7 @@
 //! the first and last ranks, where it never stands. The defaults are the
 //! fitted values of [`DEFAULTS`].
 
+use crate::entry_table::Placed;
 use crate::params::ParamSpec;
 use ajaxlab_rules::{Color, PieceKind, Position, Square};
 use std::sync::OnceLock;
@@ -176,19 +177,8 @@ pub(crate) fn index(piece: usize, square: usize, middlegame: bool) -> Option<usi
     Some(before + if middlegame { 0 } else { per_phase } + within)
 }
 
-/// A piece standing on the tables: the indices into [`specs`] of its two
-/// entries, and which way it counts from White's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Placed {
-    /// The middlegame entry.
-    pub(crate) middlegame: usize,
-    /// The endgame entry.
-    pub(crate) endgame: usize,
-    /// +1 for a White piece, −1 for a Black one.
-    pub(crate) sign: i32,
-}
-
-/// Every piece of `pos` that stands on the tables.
+/// Every piece of `pos` that stands on the tables: the indices into
+/// [`specs`] of its two entries, and which way it counts from White's side.
 pub(crate) fn occupancy(pos: &Position) -> Vec<Placed> {
     let mut out = Vec::with_capacity(32);
     for color in Color::ALL {

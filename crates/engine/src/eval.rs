@@ -1,7 +1,8 @@
 //! The evaluation, for any piece the rules define: tapered
 //! middlegame/endgame material (pieces on the board and in hand valued
 //! apart), square tables derived from each piece's reach, mobility in a
-//! mobility area on a concave curve, threats (pieces attacked by pawns or by
+//! mobility area on a concave curve (in chess with a table per piece beside
+//! it), threats (pieces attacked by pawns or by
 //! lesser pieces, hanging pieces), pawn structure and passed pawns (progress,
 //! blockade, king distance), a nonlinear king danger counting safe checks by
 //! moves and by drops, the bishop pair, rook-like pieces on open and
@@ -10,6 +11,7 @@
 //! colours, no pawns and little more material). Every number comes from
 //! [`Params`].
 
+use crate::entry_table::{EntryTable, Placed};
 use crate::file_params;
 use crate::params::Params;
 use ajaxlab_rules::variant::{Component, Geometry, Lines, Mode, PieceDef};
@@ -60,8 +62,10 @@ pub struct Evaluator {
     kinds_by_value: Vec<PieceKind>,
     /// The most valuable kind a pawn may promote to.
     best_promotion: PieceKind,
-    /// The mobility curve's points by number of squares reached.
-    mobility_curve: [i32; MOBILITY_POINTS],
+    /// Mobility by kind and number of squares reached: the concave curve
+    /// by the mobility weights, plus chess's tables
+    /// ([`crate::chess_mobility`]) in chess and Chess960.
+    mobility: MobilityTable,
     p: Params,
 }
 
@@ -262,8 +266,8 @@ struct SideMaps {
     attacks_by_kind: [Bitboard; MAX_KINDS],
     /// Squares the side's pieces of each kind can move to.
     reach_by_kind: [Bitboard; MAX_KINDS],
-    /// Sum of the pieces' points on the mobility curve.
-    mobility: i32,
+    /// Sum of the pieces' mobility.
+    mobility: Tapered,
     /// Attacks on the enemy king's neighbourhood.
     zone_attacks: i32,
     /// Pieces attacking the enemy king's neighbourhood.
@@ -287,21 +291,25 @@ fn pawn_attacks(pos: &Position, color: Color) -> Bitboard {
         })
 }
 
+/// The squares `color`'s mobility counts: not attacked by enemy pawns and
+/// not taken by the side's own king or pawns.
+fn mobility_area(pos: &Position, color: Color, pawn_attacks: &[Bitboard; 2]) -> Bitboard {
+    !(pawn_attacks[(!color).index()]
+        | pos.pieces(color, PieceKind::PAWN)
+        | pos.pieces(color, PieceKind::KING))
+}
+
 impl SideMaps {
-    /// `color`'s maps, given each side's pawn attacks and the points of
-    /// the mobility curve by number of squares.
+    /// `color`'s maps, given each side's pawn attacks and the mobility by
+    /// kind and number of squares.
     fn of(
         pos: &Position,
         color: Color,
         pawn_attacks: &[Bitboard; 2],
-        curve: &[i32; MOBILITY_POINTS],
+        mobility: &MobilityTable,
     ) -> SideMaps {
         let them = !color;
-        // Mobility counts the squares not attacked by enemy pawns and not
-        // taken by the side's own king or pawns.
-        let area = !(pawn_attacks[them.index()]
-            | pos.pieces(color, PieceKind::PAWN)
-            | pos.pieces(color, PieceKind::KING));
+        let area = mobility_area(pos, color, pawn_attacks);
         let enemy_king = pos.king_square(them);
         let enemy_zone = pos
             .attacks_from(PieceKind::KING, them, enemy_king)
@@ -310,7 +318,7 @@ impl SideMaps {
             attacks: Bitboard::EMPTY,
             attacks_by_kind: [Bitboard::EMPTY; MAX_KINDS],
             reach_by_kind: [Bitboard::EMPTY; MAX_KINDS],
-            mobility: 0,
+            mobility: Tapered::default(),
             zone_attacks: 0,
             zone_attackers: 0,
         };
@@ -330,7 +338,7 @@ impl SideMaps {
                 let targets = pos.piece_targets(sq);
                 maps.reach_by_kind[kind.index()] |= targets;
                 let n = (targets & area).count() as usize;
-                maps.mobility += curve[n.min(MOBILITY_POINTS - 1)];
+                maps.mobility = maps.mobility.plus(mobility.of(kind, n));
                 let on_zone = (attacks & enemy_zone).count() as i32;
                 if on_zone > 0 {
                     maps.zone_attacks += on_zone;
@@ -360,11 +368,47 @@ impl Tapered {
 /// can reach, up to a whole board.
 const MOBILITY_POINTS: usize = SQUARE_COUNT + 1;
 
-/// `4·sqrt(n) − 8` rounded, for every `n`: the concave mobility curve (a
-/// trapped piece loses more than an active one gains from one more
-/// square), tabled once because the evaluation reads it for every piece.
-fn mobility_curve() -> [i32; MOBILITY_POINTS] {
-    std::array::from_fn(|n| (4.0 * (n as f64).sqrt()).round() as i32 - 8)
+/// `4·sqrt(n) − 8` rounded: the concave mobility curve (a trapped piece
+/// loses more than an active one gains from one more square).
+fn mobility_curve(n: usize) -> i32 {
+    (4.0 * (n as f64).sqrt()).round() as i32 - 8
+}
+
+/// Mobility by kind and number of squares reached, tabled once because the
+/// evaluation reads it for every piece.
+#[derive(Clone, Debug)]
+struct MobilityTable(Vec<Tapered>);
+
+impl MobilityTable {
+    /// The curve by `params`' mobility weights for every kind, plus
+    /// chess's own tables when `chess_tables` holds.
+    fn new(params: &Params, chess_tables: bool) -> MobilityTable {
+        let mut table = vec![Tapered::default(); MAX_KINDS * MOBILITY_POINTS];
+        for kind in PieceKind::all() {
+            for n in 0..MOBILITY_POINTS {
+                let curve = mobility_curve(n);
+                let mut entry = Tapered {
+                    mg: params.mobility_mg * curve,
+                    eg: params.mobility_eg * curve,
+                };
+                if chess_tables
+                    && let Some(row) = crate::chess_mobility::row_of(kind)
+                    && let Ok(count) = u8::try_from(n)
+                {
+                    let (mg, eg) =
+                        crate::chess_mobility::TABLE.values(row, count, |s| params.value_of(s));
+                    entry.add(mg, eg);
+                }
+                table[kind.index() * MOBILITY_POINTS + n] = entry;
+            }
+        }
+        MobilityTable(table)
+    }
+
+    /// The mobility of a piece of `kind` reaching `n` squares.
+    fn of(&self, kind: PieceKind, n: usize) -> Tapered {
+        self.0[kind.index() * MOBILITY_POINTS + n.min(MOBILITY_POINTS - 1)]
+    }
 }
 
 /// The middlegame and endgame sums of a position, White's less Black's,
@@ -500,10 +544,11 @@ impl Evaluator {
             }
         }
         let mut pst = [derived.clone(), derived];
-        if matches!(
+        let chess_tables = matches!(
             v.builtin(),
             Some(VariantKind::Chess | VariantKind::Chess960)
-        ) {
+        );
+        if chess_tables {
             add_chess_squares(&mut pst, &board, params);
         }
         let files: Vec<Bitboard> = (0..w)
@@ -577,7 +622,7 @@ impl Evaluator {
             light_squares: bishop_is_colour_bound.then_some(light),
             kinds_by_value,
             best_promotion,
-            mobility_curve: mobility_curve(),
+            mobility: MobilityTable::new(params, chess_tables),
             p: params.clone(),
         };
         if let Ok(start) = Position::start_in(v, &StartSpec::Default) {
@@ -650,8 +695,8 @@ impl Evaluator {
             pawn_attacks(pos, Color::Black),
         ];
         let maps = [
-            SideMaps::of(pos, Color::White, &pawns, &self.mobility_curve),
-            SideMaps::of(pos, Color::Black, &pawns, &self.mobility_curve),
+            SideMaps::of(pos, Color::White, &pawns, &self.mobility),
+            SideMaps::of(pos, Color::Black, &pawns, &self.mobility),
         ];
         let mut total = Tapered::default();
         for color in Color::ALL {
@@ -690,7 +735,7 @@ impl Evaluator {
     /// The evaluation of `pos` for the side to move, and how much one
     /// centipawn more in White's middlegame and endgame sums would move
     /// White's score: the exact gradient, for a tuner, of every term the
-    /// evaluation adds linearly (chess's square tables).
+    /// evaluation adds linearly (chess's square and mobility tables).
     pub(crate) fn evaluate_linearised(&self, pos: &Position) -> Linearised {
         let blend = self.blend(pos);
         let phase = f64::from(blend.phase) / f64::from(PHASE_MAX);
@@ -699,6 +744,40 @@ impl Evaluator {
             middlegame: phase,
             endgame: (1.0 - phase) * f64::from(blend.eg_scale) / 64.0,
         }
+    }
+
+    /// The cells of chess's tables besides the square tables
+    /// ([`crate::params::CHESS_TABLES`]) that `pos` uses, each counting
+    /// from White's side, indexed among those tables' entries one after
+    /// another: the terms of the evaluation linear in those entries, for a
+    /// tuner's exact gradient.
+    pub(crate) fn chess_table_entries(&self, pos: &Position) -> Vec<Placed> {
+        use crate::params::chess_table_offset;
+        let pawns = [
+            pawn_attacks(pos, Color::White),
+            pawn_attacks(pos, Color::Black),
+        ];
+        let mut out = Vec::with_capacity(24);
+        let mut add = |table: &EntryTable, row: usize, label: u8, sign: i32| {
+            let offset = chess_table_offset(table);
+            out.extend(table.placed(row, label, sign).map(|p| Placed {
+                middlegame: offset + p.middlegame,
+                endgame: offset + p.endgame,
+                sign,
+            }));
+        };
+        for color in Color::ALL {
+            let sign = if color == Color::White { 1 } else { -1 };
+            let area = mobility_area(pos, color, &pawns);
+            for (row, &kind) in crate::chess_mobility::PIECES.iter().enumerate() {
+                for sq in pos.pieces(color, kind) {
+                    let n = (pos.piece_targets(sq) & area).count();
+                    let count = u8::try_from(n).unwrap_or(u8::MAX);
+                    add(&crate::chess_mobility::TABLE, row, count, sign);
+                }
+            }
+        }
+        out
     }
 
     /// The endgame score's scale in 64ths: a side ahead with no pawns and
@@ -776,7 +855,7 @@ impl Evaluator {
         }
 
         let ours = &maps[us.index()];
-        t.add(p.mobility_mg * ours.mobility, p.mobility_eg * ours.mobility);
+        t = t.plus(ours.mobility);
         let mut bishops = 0;
         for kind in PieceKind::all() {
             if kind == PieceKind::PAWN || kind == PieceKind::KING {
@@ -1159,6 +1238,52 @@ mod tests {
         assert_eq!(gain("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 1"), 0);
         // A queen slides along files too, but also along diagonals: not a rook.
         assert_eq!(gain("4k3/8/8/8/8/8/7P/Q3K3 w - - 0 1"), 0);
+    }
+
+    /// Chess's mobility tables add their entry for each piece by the
+    /// squares it reaches: a knight on a1 beside its own pawn reaches two,
+    /// and the same knight of Black's cancels it; the entries of the
+    /// tuner's exact gradient are the same ones.
+    #[test]
+    fn a_chess_piece_earns_its_mobility_table_entry() {
+        let entry = |value: i64| {
+            let mut p = unscaled();
+            p.set("chess.mobility.knight.2.mg", value).unwrap();
+            p.set("chess.mobility.knight.2.eg", value).unwrap();
+            p
+        };
+        let (with_entry, without_entry) = (entry(40), entry(0));
+        let lone = "4k3/p7/8/8/8/8/P7/N3K3 w - - 0 1";
+        assert_eq!(chess_gain(&with_entry, &without_entry, lone), 40);
+        let both = "n3k3/p7/8/8/8/8/P7/N3K3 w - - 0 1";
+        assert_eq!(chess_gain(&with_entry, &without_entry, both), 0);
+        let eval = Evaluator::new(VariantKind::Chess.variant(), &unscaled());
+        let pos = Position::from_fen(VariantKind::Chess, both).unwrap();
+        let entries: Vec<Placed> = eval
+            .chess_table_entries(&pos)
+            .into_iter()
+            .filter(|e| e.middlegame < crate::chess_mobility::TABLE.specs().len())
+            .collect();
+        let specs = crate::chess_mobility::TABLE.specs();
+        let names: Vec<(&str, i32)> = entries
+            .iter()
+            .map(|e| (specs[e.middlegame].name, e.sign))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("chess.mobility.knight.2.mg", 1),
+                ("chess.mobility.knight.2.mg", -1)
+            ]
+        );
+        // The Ajax variants have no such tables.
+        let afc = Position::start(VariantKind::AjaxFalcon, &StartSpec::Default).unwrap();
+        let afc_score =
+            |p: &Params| Evaluator::new(VariantKind::AjaxFalcon.variant(), p).evaluate(&afc);
+        let mut trapped = with_entry;
+        trapped.set("chess.mobility.knight.0.mg", -200).unwrap();
+        trapped.set("chess.mobility.knight.1.mg", -200).unwrap();
+        assert_eq!(afc_score(&trapped), afc_score(&unscaled()));
     }
 
     /// In the middlegame a king pays for each file it stands from the

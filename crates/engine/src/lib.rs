@@ -4,9 +4,11 @@
 //! other tools.
 
 pub mod bench;
+mod chess_mobility;
 mod chess_squares;
 mod correction;
 mod engine;
+mod entry_table;
 mod eval;
 mod features;
 mod file_params;

@@ -13,16 +13,17 @@
 //! at the starting values (with the score in the target, `K` would shrink
 //! until both sides of the difference were ½), then the chosen parameters
 //! follow Adam on central finite-difference gradients (every loss
-//! evaluated on all cores; chess's square tables, in which the evaluation
-//! is linear, on their exact gradient, one evaluation per position for all
-//! of them), each step clamped to the
+//! evaluated on all cores; chess's square and mobility tables, in which
+//! the evaluation is linear, on their exact gradient, one evaluation per
+//! position for all of them), each step clamped to the
 //! parameter's range and rounded to an integer where the evaluation reads
 //! it. Positions of games drawn into a held-out split (by a seed) are only
 //! measured, never fitted, so the report shows whether the fit generalises.
 
 use crate::chess_squares;
+use crate::entry_table::Placed;
 use crate::eval::Evaluator;
-use crate::params::{ParamError, ParamSpec, Params};
+use crate::params::{CHESS_TABLES, ParamError, ParamSpec, Params};
 use ajaxlab_rules::{Color, FenError, Position, Variant, VariantKind};
 use std::num::NonZeroUsize;
 
@@ -652,13 +653,15 @@ impl Objective {
     }
 
     /// The gradient of the summed squared error with respect to every entry
-    /// of chess's square tables, exact: the evaluation is linear in them,
-    /// each weighing by the phase ([`Evaluator`]'s linearisation).
-    fn square_gradients(&self, groups: &[Group], params: &Params) -> Vec<f64> {
-        let size = chess_squares::specs().len();
+    /// of chess's tables (indexed as [`table_index`]), exact: the
+    /// evaluation is linear in them, each weighing by the phase
+    /// ([`Evaluator`]'s linearisation).
+    fn table_gradients(&self, groups: &[Group], params: &Params) -> Vec<f64> {
+        let squares = chess_squares::specs().len();
+        let size = squares + CHESS_TABLES.iter().map(|t| t.specs().len()).sum::<usize>();
         let evaluators: Vec<(Evaluator, &[Sample])> = groups
             .iter()
-            .filter(|g| !crate::params::square_specs(g.variant).is_empty())
+            .filter(|g| crate::params::chess_table_specs(g.variant).next().is_some())
             .map(|g| (Evaluator::new(g.variant, params), g.samples.as_slice()))
             .collect();
         let work: Vec<(&Evaluator, &[Sample])> = evaluators
@@ -674,10 +677,16 @@ impl Objective {
                 let white = white_view(&s.position, weights.score);
                 let p = expected_score(self.k, f64::from(white));
                 let d_error = -2.0 * (self.target(s) - p) * p * (1.0 - p) * slope;
-                for placed in chess_squares::occupancy(&s.position) {
+                let mut add = |placed: Placed, offset: usize| {
                     let d = d_error * f64::from(placed.sign);
-                    gradient[placed.middlegame] += d * weights.middlegame;
-                    gradient[placed.endgame] += d * weights.endgame;
+                    gradient[offset + placed.middlegame] += d * weights.middlegame;
+                    gradient[offset + placed.endgame] += d * weights.endgame;
+                };
+                for placed in chess_squares::occupancy(&s.position) {
+                    add(placed, 0);
+                }
+                for placed in eval.chess_table_entries(&s.position) {
+                    add(placed, squares);
                 }
             }
             gradient
@@ -804,11 +813,24 @@ impl BestStep {
     }
 }
 
+/// The index of the entry named `name` among chess's tables, the square
+/// tables' entries first, then those of [`CHESS_TABLES`] one after another.
+fn table_index(name: &str) -> Option<usize> {
+    chess_squares::find(name).or_else(|| {
+        CHESS_TABLES.iter().find_map(|table| {
+            table.find(name).map(|at| {
+                chess_squares::specs().len() + crate::params::chess_table_offset(table) + at
+            })
+        })
+    })
+}
+
 /// One fitted parameter's Adam state.
 struct Coordinate {
     spec: &'static ParamSpec,
-    /// Its index among chess's square tables, whose gradient is exact.
-    square: Option<usize>,
+    /// Its index among chess's tables ([`table_index`]), whose gradient is
+    /// exact.
+    table: Option<usize>,
     value: f64,
     /// The starting value, which the ridge penalty pulls towards.
     start: f64,
@@ -881,7 +903,7 @@ pub fn tune(
             let value = f64::from(start.get(spec.name).unwrap_or(spec.default));
             Coordinate {
                 spec,
-                square: chess_squares::find(spec.name),
+                table: table_index(spec.name),
                 value,
                 start: value,
                 m: 0.0,
@@ -912,10 +934,10 @@ pub fn tune(
             objective.mean(&data.train, &current)
         };
         best.offer(loss, penalty(&coords), &current);
-        let square_gradients = coords
+        let table_gradients = coords
             .iter()
-            .any(|c| c.square.is_some())
-            .then(|| objective.square_gradients(&data.train, &current));
+            .any(|c| c.table.is_some())
+            .then(|| objective.table_gradients(&data.train, &current));
         let mut gradients = Vec::with_capacity(coords.len());
         for c in &coords {
             let here = c.rounded();
@@ -927,7 +949,7 @@ pub fn tune(
                 gradients.push(0.0);
                 continue;
             }
-            let data_slope = if let (Some(at), Some(exact)) = (c.square, &square_gradients) {
+            let data_slope = if let (Some(at), Some(exact)) = (c.table, &table_gradients) {
                 exact[at] / n
             } else {
                 let mut probe = current.clone();

@@ -151,19 +151,18 @@ fn a_mis_set_piece_value_moves_back_and_the_held_out_loss_falls() {
     assert_eq!(report.fitted[0].after, knight);
 }
 
-/// Chess's square tables are fitted on their exact gradient, all of a
-/// piece's entries at once: a mis-set entry moves back towards its true
-/// value and the held-out loss falls.
-#[test]
-fn a_mis_set_square_entry_moves_back() {
-    let name = "chess.square.pawn.e2.mg";
+/// A table's entry `name`, mis-set by 150 on planted data (drawn with
+/// `seed`), is fitted on its exact gradient with every entry named from
+/// `prefix` (`entries` of them): it moves back towards its true value and
+/// the held-out loss falls.
+fn a_mis_set_table_entry_moves_back(name: &str, prefix: &str, seed: u64, entries: usize) {
     let truth = Params::default().get(name).unwrap();
-    let games = planted_games(8000, 16, &Params::default());
+    let games = planted_games(8000, seed, &Params::default());
     let mut start = Params::default();
     start.set(name, i64::from(truth) + 150).unwrap();
     let data = DataSet::from_games(&games, &start, &sample_options()).unwrap();
     let mut opts = options(&[], 50);
-    opts.selection = Selection::Prefix("chess.square.pawn.".to_owned());
+    opts.selection = Selection::Prefix(prefix.to_owned());
     let report = tune(&data, &start, &opts, &mut |_| {}).unwrap();
     let fitted = report.params.get(name).unwrap();
     assert!(
@@ -171,13 +170,28 @@ fn a_mis_set_square_entry_moves_back() {
         "{name} {fitted}, from {} towards {truth}",
         truth + 150
     );
-    assert_eq!(
-        report.fitted.len(),
-        2 * 48,
-        "a pawn's entries, ranks 2 to 7"
-    );
+    assert_eq!(report.fitted.len(), entries, "the entries of {prefix}");
     let holdout = report.holdout.unwrap();
     assert!(holdout.after < holdout.before, "held-out loss {holdout:?}");
+}
+
+/// Chess's square tables are fitted on their exact gradient, all of a
+/// piece's entries at once (a pawn's: ranks 2 to 7, both phases).
+#[test]
+fn a_mis_set_square_entry_moves_back() {
+    a_mis_set_table_entry_moves_back("chess.square.pawn.e2.mg", "chess.square.pawn.", 16, 2 * 48);
+}
+
+/// Chess's mobility tables are fitted on the same exact gradient (a
+/// knight's: 0 to 8 squares, both phases).
+#[test]
+fn a_mis_set_mobility_entry_moves_back() {
+    a_mis_set_table_entry_moves_back(
+        "chess.mobility.knight.5.mg",
+        "chess.mobility.knight.",
+        17,
+        2 * 9,
+    );
 }
 
 /// A variant of a user's file: its pieces' values are parameters of their
