@@ -11,7 +11,7 @@
 //! colours, no pawns and little more material). Every number comes from
 //! [`Params`].
 
-use crate::entry_table::{EntryTable, Placed};
+use crate::entry_table::Placed;
 use crate::file_params;
 use crate::params::Params;
 use ajaxlab_rules::variant::{Component, Geometry, Lines, Mode, PieceDef};
@@ -746,26 +746,16 @@ impl Evaluator {
         }
     }
 
-    /// The cells of chess's tables besides the square tables
-    /// ([`crate::params::CHESS_TABLES`]) that `pos` uses, each counting
-    /// from White's side, indexed among those tables' entries one after
-    /// another: the terms of the evaluation linear in those entries, for a
-    /// tuner's exact gradient.
-    pub(crate) fn chess_table_entries(&self, pos: &Position) -> Vec<Placed> {
-        use crate::params::chess_table_offset;
+    /// The cells of chess's mobility tables ([`crate::chess_mobility`])
+    /// the pieces of `pos` use, each counting from White's side: the terms
+    /// of the evaluation linear in those entries, for a tuner's exact
+    /// gradient.
+    pub(crate) fn chess_mobility_entries(&self, pos: &Position) -> Vec<Placed> {
         let pawns = [
             pawn_attacks(pos, Color::White),
             pawn_attacks(pos, Color::Black),
         ];
-        let mut out = Vec::with_capacity(24);
-        let mut add = |table: &EntryTable, row: usize, label: u8, sign: i32| {
-            let offset = chess_table_offset(table);
-            out.extend(table.placed(row, label, sign).map(|p| Placed {
-                middlegame: offset + p.middlegame,
-                endgame: offset + p.endgame,
-                sign,
-            }));
-        };
+        let mut out = Vec::with_capacity(16);
         for color in Color::ALL {
             let sign = if color == Color::White { 1 } else { -1 };
             let area = mobility_area(pos, color, &pawns);
@@ -773,7 +763,7 @@ impl Evaluator {
                 for sq in pos.pieces(color, kind) {
                     let n = (pos.piece_targets(sq) & area).count();
                     let count = u8::try_from(n).unwrap_or(u8::MAX);
-                    add(&crate::chess_mobility::TABLE, row, count, sign);
+                    out.extend(crate::chess_mobility::TABLE.placed(row, count, sign));
                 }
             }
         }
@@ -1259,11 +1249,7 @@ mod tests {
         assert_eq!(chess_gain(&with_entry, &without_entry, both), 0);
         let eval = Evaluator::new(VariantKind::Chess.variant(), &unscaled());
         let pos = Position::from_fen(VariantKind::Chess, both).unwrap();
-        let entries: Vec<Placed> = eval
-            .chess_table_entries(&pos)
-            .into_iter()
-            .filter(|e| e.middlegame < crate::chess_mobility::TABLE.specs().len())
-            .collect();
+        let entries = eval.chess_mobility_entries(&pos);
         let specs = crate::chess_mobility::TABLE.specs();
         let names: Vec<(&str, i32)> = entries
             .iter()

@@ -15,7 +15,6 @@
 //! Wazir, the Falcon as Wazir + lame Knight + lame Zebra + move-only Ferz.
 //! They are hypotheses for tuning to test, not measurements.
 
-use crate::entry_table::EntryTable;
 use ajaxlab_rules::{Variant, VariantKind};
 use std::collections::BTreeMap;
 
@@ -78,8 +77,9 @@ macro_rules! define_params {
             /// The values set of the parameters made rather than declared
             /// here (the pieces of variants from users' files,
             /// [`crate::file_params`]; chess's square tables,
-            /// [`crate::chess_squares`], and [`CHESS_TABLES`]), by name;
-            /// one not set has its default, and none is kept at its default.
+            /// [`crate::chess_squares`], and mobility tables,
+            /// [`crate::chess_mobility`]), by name; one not set has its
+            /// default, and none is kept at its default.
             pub(crate) generated: BTreeMap<&'static str, i32>,
         }
 
@@ -514,17 +514,16 @@ impl Params {
 }
 
 /// The table entry of `name`, or the generated parameter of that name: an
-/// entry of chess's square tables or [`CHESS_TABLES`], or a file
-/// variant's piece's (of a file this process has loaded).
+/// entry of chess's square or mobility tables, or a file variant's
+/// piece's (of a file this process has loaded).
 pub fn spec(name: &str) -> Option<&'static ParamSpec> {
     SPECS
         .iter()
         .find(|s| s.name == name)
         .or_else(|| crate::chess_squares::find(name).map(|at| &crate::chess_squares::specs()[at]))
         .or_else(|| {
-            CHESS_TABLES
-                .iter()
-                .find_map(|table| table.find(name).map(|at| &table.specs()[at]))
+            let mobility = &crate::chess_mobility::TABLE;
+            mobility.find(name).map(|at| &mobility.specs()[at])
         })
         .or_else(|| crate::file_params::find(name))
 }
@@ -539,40 +538,24 @@ pub fn specs_for(variant: &'static Variant) -> Vec<&'static ParamSpec> {
         .collect()
 }
 
-/// Chess's tables of entries besides the square tables, in the order
-/// [`chess_table_specs`] lists them: mobility
-/// ([`crate::chess_mobility`]).
-pub(crate) static CHESS_TABLES: [&EntryTable; 1] = [&crate::chess_mobility::TABLE];
-
-/// Where `table`'s entries start among those of [`CHESS_TABLES`], one
-/// after another.
-pub(crate) fn chess_table_offset(table: &EntryTable) -> usize {
-    CHESS_TABLES
-        .iter()
-        .take_while(|&&t| !std::ptr::eq(t, table))
-        .map(|t| t.specs().len())
-        .sum()
-}
-
 /// The entries of chess's square tables (`chess.square.knight.e4.mg`, see
-/// [`crate::chess_squares`]), then of [`CHESS_TABLES`]
-/// (`chess.mobility.knight.3.mg`), for chess and Chess960; none for
-/// another variant.
+/// [`crate::chess_squares`]), then of its mobility tables
+/// (`chess.mobility.knight.3.mg`, [`crate::chess_mobility`]), for chess and
+/// Chess960; none for another variant.
 pub fn chess_table_specs(variant: &'static Variant) -> impl Iterator<Item = &'static ParamSpec> {
     let chess = matches!(
         variant.builtin(),
         Some(VariantKind::Chess | VariantKind::Chess960)
     );
-    let squares: &'static [ParamSpec] = if chess {
-        crate::chess_squares::specs()
+    let tables: [&'static [ParamSpec]; 2] = if chess {
+        [
+            crate::chess_squares::specs(),
+            crate::chess_mobility::TABLE.specs(),
+        ]
     } else {
-        &[]
+        [&[], &[]]
     };
-    let tables = CHESS_TABLES
-        .iter()
-        .filter(move |_| chess)
-        .flat_map(|t| t.specs());
-    squares.iter().chain(tables)
+    tables.into_iter().flatten()
 }
 
 /// The value parameters of the pieces of a variant of a user's file

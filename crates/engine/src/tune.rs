@@ -20,10 +20,11 @@
 //! it. Positions of games drawn into a held-out split (by a seed) are only
 //! measured, never fitted, so the report shows whether the fit generalises.
 
+use crate::chess_mobility;
 use crate::chess_squares;
 use crate::entry_table::Placed;
 use crate::eval::Evaluator;
-use crate::params::{CHESS_TABLES, ParamError, ParamSpec, Params};
+use crate::params::{ParamError, ParamSpec, Params};
 use ajaxlab_rules::{Color, FenError, Position, Variant, VariantKind};
 use std::num::NonZeroUsize;
 
@@ -658,7 +659,7 @@ impl Objective {
     /// ([`Evaluator`]'s linearisation).
     fn table_gradients(&self, groups: &[Group], params: &Params) -> Vec<f64> {
         let squares = chess_squares::specs().len();
-        let size = squares + CHESS_TABLES.iter().map(|t| t.specs().len()).sum::<usize>();
+        let size = squares + chess_mobility::TABLE.specs().len();
         let evaluators: Vec<(Evaluator, &[Sample])> = groups
             .iter()
             .filter(|g| crate::params::chess_table_specs(g.variant).next().is_some())
@@ -685,7 +686,7 @@ impl Objective {
                 for placed in chess_squares::occupancy(&s.position) {
                     add(placed, 0);
                 }
-                for placed in eval.chess_table_entries(&s.position) {
+                for placed in eval.chess_mobility_entries(&s.position) {
                     add(placed, squares);
                 }
             }
@@ -814,14 +815,12 @@ impl BestStep {
 }
 
 /// The index of the entry named `name` among chess's tables, the square
-/// tables' entries first, then those of [`CHESS_TABLES`] one after another.
+/// tables' entries first, then the mobility tables'.
 fn table_index(name: &str) -> Option<usize> {
     chess_squares::find(name).or_else(|| {
-        CHESS_TABLES.iter().find_map(|table| {
-            table.find(name).map(|at| {
-                chess_squares::specs().len() + crate::params::chess_table_offset(table) + at
-            })
-        })
+        chess_mobility::TABLE
+            .find(name)
+            .map(|at| chess_squares::specs().len() + at)
     })
 }
 
