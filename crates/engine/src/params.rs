@@ -329,6 +329,7 @@ define_params! {
     history_linear: "search.history.linear" = 250, [0, 1000], c_end 20.0, r_end 0.002, "History bonus per ply of the cut-off's depth, beside the per-ply² one.";
     singular_double: "search.singular.double" = 20, [0, 200], c_end 5.0, r_end 0.002, "A singular move whose alternatives fall this far below the singular bound is extended two plies in a non-PV node (0: never).";
     lmr_tt_pv: "search.lmr.tt_pv" = 1, [0, 2], c_end 0.5, r_end 0.002, "Late-move reduction taken off in a node that was once on a principal variation (by the table) but is not now.";
+    lmr_in_check: "search.lmr.in_check" = 1, [0, 1], c_end 0.5, r_end 0.002, "Late quiet moves are reduced in a node in check too (1, as Stockfish does) or only out of check (0).";
     iir_depth: "search.iir.depth" = 4, [2, 12], c_end 0.5, r_end 0.002, "Nodes this deep without a hash move are searched one ply shallower.";
     singular_depth: "search.singular.depth" = 6, [4, 20], c_end 0.5, r_end 0.002, "Shallowest depth of the singular-extension test.";
     singular_margin: "search.singular.margin" = 2, [0, 10], c_end 0.3, r_end 0.002, "Singular-extension margin per ply.";

@@ -728,7 +728,7 @@ impl<'a> Searcher<'a> {
                     && depth >= p.lmr_min_depth
                     && searched >= p.lmr_min_move.max(1) as usize
                     && quiet
-                    && !in_check
+                    && (!in_check || p.lmr_in_check > 0)
                 {
                     let d = (depth as usize).min(REDUCTION_TABLE - 1);
                     let i = searched.min(REDUCTION_TABLE - 1);
