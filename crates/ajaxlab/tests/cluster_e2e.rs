@@ -66,6 +66,12 @@ fn token(state: &Path, scope: &str) -> PathBuf {
 /// Starts a coordinator and returns it with its gRPC address (and, in
 /// `state/http.addr`, the address of its status page).
 fn coordinator(state: &Path, listen: &str) -> (Process, String) {
+    coordinator_under(state, listen, &[])
+}
+
+/// As [`coordinator`], run under `wrapper` (a program and its arguments,
+/// such as `prlimit --nofile=…`) when one is given.
+fn coordinator_under(state: &Path, listen: &str, wrapper: &[&str]) -> (Process, String) {
     let config = state.join("coordinator.toml");
     std::fs::write(
         &config,
@@ -75,7 +81,15 @@ fn coordinator(state: &Path, listen: &str) -> (Process, String) {
         ),
     )
     .unwrap();
-    let mut child = Command::new(BIN)
+    let mut command = match wrapper {
+        [program, args @ ..] => {
+            let mut c = Command::new(program);
+            c.args(args).arg(BIN);
+            c
+        }
+        [] => Command::new(BIN),
+    };
+    let mut child = command
         .args(["coordinator", "--config", config.to_str().unwrap()])
         .stderr(Stdio::piped())
         .spawn()
@@ -328,6 +342,42 @@ fn http_get(addr: &str, path: &str) -> String {
     stream.read_to_string(&mut response).unwrap();
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     response
+}
+
+/// 1,100 connections to the status page that never send a byte, against a
+/// coordinator with 1,024 descriptors: they once took every descriptor and
+/// workers could not register. Now the page holds its share, closes each
+/// after its silence deadline, and a worker plays a campaign beside them.
+/// `cargo test -p ajaxlab --test cluster_e2e -- --ignored silent_status_page`
+/// (the default suite's smaller version is `cluster/tests/silent_peers.rs`).
+#[test]
+#[ignore = "holds 1,100 sockets for a minute"]
+fn a_flood_of_silent_status_page_connections_leaves_workers_playing() {
+    ajaxlab_cluster::connections::ConnectionLimits::for_this_process();
+    let state = temp_dir("flood");
+    let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
+    let (_coordinator, addr) = coordinator_under(
+        &state,
+        "127.0.0.1:0",
+        &["prlimit", "--nofile=1024:1024", "--"],
+    );
+    let url = format!("http://{addr}");
+    let http = std::fs::read_to_string(state.join("http.addr")).unwrap();
+    let flood: Vec<std::net::TcpStream> = (0..1100)
+        .map(|_| std::net::TcpStream::connect(&http).unwrap())
+        .collect();
+    let file = campaign_file(&state, "flooded", 8);
+    let created = operator(&url, &op, &["create", file.to_str().unwrap()]);
+    assert!(created.contains("flooded"), "{created}");
+    let _worker = worker(&url, &worker_token, "beside-the-flood");
+    wait_for(
+        "the campaign beside the flood",
+        Duration::from_secs(120),
+        || progress(&url, &op, "flooded").1 == "finished",
+    );
+    assert_eq!(game_ids(&state, "flooded").len(), 8);
+    drop(flood);
+    http_get(&http, "/metrics");
 }
 
 #[test]

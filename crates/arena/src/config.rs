@@ -231,7 +231,8 @@ fn err(key: impl Into<String>, message: impl Into<String>) -> ConfigError {
 /// [`ConfigError`] with the TOML error (which names the key and line).
 pub fn read_match_file(path: &Path) -> Result<MatchFile, ConfigError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| err(&shown, e.to_string()))?;
+    let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::CONFIG_FILE)
+        .map_err(|e| err(&shown, e.to_string()))?;
     toml::from_str(&text).map_err(|e| err(&shown, e.to_string().trim_end().to_owned()))
 }
 
@@ -332,8 +333,9 @@ fn player(
         "builtin" => {
             let params = match &file.params {
                 Some(path) => {
-                    let text = std::fs::read_to_string(path)
-                        .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?;
+                    let text =
+                        ajaxlab_files::read_text(path, ajaxlab_files::limits::PARAMS_FILE)
+                            .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?;
                     Params::from_text(&text)
                         .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?
                 }
@@ -445,6 +447,8 @@ fn player(
             .map_or("engine".into(), |s| s.to_string_lossy().into_owned()),
     };
     let name = file.name.clone().unwrap_or(default_name);
+    crate::names::check_name(&name)
+        .map_err(|e| err(key("name"), format!("'{}': {e}", name.escape_debug())))?;
     let kind = match kind {
         PlayerKind::Uci(mut c) => {
             c.name = name.clone();

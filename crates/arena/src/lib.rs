@@ -13,6 +13,7 @@ pub mod config;
 pub mod imbalance;
 pub mod limits;
 pub mod live;
+pub mod names;
 pub mod opening;
 pub mod pgn;
 pub mod pgn_book;

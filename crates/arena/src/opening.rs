@@ -346,7 +346,8 @@ pub fn read_positions(variant: &'static Variant, path: &Path) -> Result<Vec<Stri
         path: path.display().to_string(),
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| file_err(e.to_string()))?;
+    let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::OPENINGS_FILE)
+        .map_err(|e| file_err(e.to_string()))?;
     let mut fens = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -472,10 +473,11 @@ impl Openings {
             ("list", _) => {
                 let file = path;
                 let path = Path::new(file);
-                let text = std::fs::read_to_string(path).map_err(|e| OpeningError::File {
-                    path: file.into(),
-                    message: e.to_string(),
-                })?;
+                let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::OPENINGS_FILE)
+                    .map_err(|e| OpeningError::File {
+                        path: file.into(),
+                        message: e.to_string(),
+                    })?;
                 // The line is named, never echoed: the file may be anything.
                 let mut numbers = Vec::new();
                 for (i, line) in text.lines().enumerate() {

@@ -70,7 +70,8 @@ pub fn read_pgn_book(
         path: path.display().to_string(),
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| file_err(e.to_string()))?;
+    let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::OPENINGS_FILE)
+        .map_err(|e| file_err(e.to_string()))?;
     let mut fens = Vec::new();
     for game in games(&text) {
         let at = |message: String| file_err(format!("game at line {}: {message}", game.line));

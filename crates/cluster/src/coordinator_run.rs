@@ -3,6 +3,7 @@
 //! run: the state opened, both addresses bound, then the gRPC services and
 //! the status page served until one shutdown stops both.
 
+use crate::connections::ConnectionLimits;
 use crate::coordinator::{Coordinator, CoordinatorError};
 use crate::coordinator_file::{CoordinatorFileError, CoordinatorSettings, parse_coordinator_file};
 use crate::server::{TlsIdentity, serve_tls};
@@ -98,12 +99,11 @@ impl CoordinatorConfig {
     pub fn load(flags: &CoordinatorFlags) -> Result<CoordinatorConfig, CoordinatorConfigError> {
         let settings = match &flags.config {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|source| {
-                    CoordinatorConfigError::Read {
+                let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::CONFIG_FILE)
+                    .map_err(|source| CoordinatorConfigError::Read {
                         path: path.clone(),
                         source,
-                    }
-                })?;
+                    })?;
                 parse_coordinator_file(&text).map_err(|source| CoordinatorConfigError::File {
                     path: path.clone(),
                     source,
@@ -124,10 +124,12 @@ impl CoordinatorConfig {
         flags: &CoordinatorFlags,
     ) -> Result<CoordinatorConfig, CoordinatorConfigError> {
         let read = |key: &'static str, path: &Path| {
-            std::fs::read(path).map_err(|source| CoordinatorConfigError::Tls {
-                key,
-                path: path.to_owned(),
-                source,
+            ajaxlab_files::read_bytes(path, ajaxlab_files::limits::CONFIG_FILE).map_err(|source| {
+                CoordinatorConfigError::Tls {
+                    key,
+                    path: path.to_owned(),
+                    source,
+                }
             })
         };
         let tls = match &settings.tls {
@@ -205,10 +207,13 @@ pub struct BoundCoordinator {
     grpc: TcpListener,
     http: TcpListener,
     tls: Option<TlsIdentity>,
+    limits: ConnectionLimits,
 }
 
 impl BoundCoordinator {
-    /// Binds `config`'s two addresses for `coordinator`.
+    /// Binds `config`'s two addresses for `coordinator`, and sizes their
+    /// connection limits to this process's descriptor limit (raised to the
+    /// hard one).
     ///
     /// # Errors
     /// [`RunError::Listen`] naming an address that cannot be bound.
@@ -226,6 +231,7 @@ impl BoundCoordinator {
             grpc: bind(config.listen).await?,
             http: bind(config.http_listen).await?,
             tls: config.tls.clone(),
+            limits: ConnectionLimits::for_this_process(),
         })
     }
 
@@ -250,6 +256,11 @@ impl BoundCoordinator {
         self.tls.is_some()
     }
 
+    /// How many connections each server will hold at most.
+    pub fn limits(&self) -> ConnectionLimits {
+        self.limits
+    }
+
     /// The coordinator.
     pub fn coordinator(&self) -> &Coordinator {
         &self.coordinator
@@ -263,14 +274,16 @@ impl BoundCoordinator {
     /// [`RunError`] for a failure of either server.
     pub async fn serve(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), RunError> {
         let (stop_http, http_stopped) = tokio::sync::oneshot::channel::<()>();
+        let limits = self.limits;
         let status = tokio::spawn(crate::status::serve_http(
             Arc::clone(&self.coordinator),
             self.http,
+            limits,
             async move {
                 let _ = http_stopped.await;
             },
         ));
-        let served = serve_tls(self.coordinator, self.grpc, self.tls, shutdown).await;
+        let served = serve_tls(self.coordinator, self.grpc, self.tls, limits, shutdown).await;
         let _ = stop_http.send(());
         served?;
         status.await?.map_err(RunError::StatusPage)

@@ -1,13 +1,81 @@
 //! The files a campaign file names (opening lists `list:FILE`, books
 //! `file:FILE`, a `variants` file, the players' `params` files, an SPSA
-//! tune's `params_file` and `template`): read once when the campaign
-//! is created, copied into the coordinator's state under their SHA-256,
-//! and read from that copy ever after, so that deleting or editing the
-//! original changes nothing mid-campaign.
+//! tune's `params_file` and `template`): read by the operator's command
+//! where the campaign file was written ([`read_named_files`]), each within
+//! its size limit, and sent with it; the coordinator reads no path a
+//! campaign names (one that did let an operator token read any file the
+//! coordinator could). What was sent is copied into the coordinator's
+//! state under its SHA-256, owner-only, and read from that copy ever
+//! after, so that the campaign never changes mid-run.
 
 use ajaxlab_arena::ConfigError;
+use ajaxlab_files::limits;
 use ajaxlab_store::sha256_hex;
 use std::path::{Path, PathBuf};
+
+/// A file a campaign names, read where the campaign file was written and
+/// sent with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SentFile {
+    /// Where the campaign names it: `variants`, `openings`,
+    /// `players[1].params`, `spsa.template`.
+    pub key: String,
+    /// The path as the campaign file writes it.
+    pub path: String,
+    /// Its bytes.
+    pub content: Vec<u8>,
+}
+
+impl From<ajaxlab_proto::v1::SentFile> for SentFile {
+    fn from(f: ajaxlab_proto::v1::SentFile) -> SentFile {
+        SentFile {
+            key: f.key,
+            path: f.path,
+            content: f.content,
+        }
+    }
+}
+
+impl From<&SentFile> for ajaxlab_proto::v1::SentFile {
+    fn from(f: &SentFile) -> ajaxlab_proto::v1::SentFile {
+        ajaxlab_proto::v1::SentFile {
+            key: f.key.clone(),
+            path: f.path.clone(),
+            content: f.content.clone(),
+        }
+    }
+}
+
+/// The largest file the campaign key `key` may name, bytes.
+fn limit_of(key: &str) -> u64 {
+    match key {
+        "variants" => limits::VARIANTS_FILE,
+        "openings" => limits::OPENINGS_FILE,
+        "spsa.template" => limits::TEMPLATE,
+        _ => limits::PARAMS_FILE,
+    }
+}
+
+/// Reads every file the campaign file `text` names from this machine
+/// (paths relative to the current directory), each a regular file within
+/// its key's size limit. A text that is not TOML names no files (the
+/// campaign parser reports it).
+///
+/// # Errors
+/// [`ConfigError`] naming the key and the file that cannot be read.
+pub fn read_named_files(text: &str) -> Result<Vec<SentFile>, ConfigError> {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return Ok(Vec::new());
+    };
+    references(&table)
+        .into_iter()
+        .map(|(key, path)| {
+            let content = ajaxlab_files::read_bytes(Path::new(&path), limit_of(&key))
+                .map_err(|e| err(&key, format!("file {path}: {e}")))?;
+            Ok(SentFile { key, path, content })
+        })
+        .collect()
+}
 
 /// One file a campaign file names, as captured (or, for the artifacts a
 /// campaign ships to its workers, as uploaded): the record the
@@ -19,6 +87,31 @@ pub use ajaxlab_store::state::Input;
 pub struct Inputs {
     dir: PathBuf,
     files: Vec<Input>,
+    /// The copies [`Inputs::capture`] wrote (not there before it).
+    created: Vec<PathBuf>,
+}
+
+/// Writes `bytes` to `path` through a temporary file, readable and
+/// writable by the owner only (the directory made owner-only too).
+fn write_owner_only(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    if let Some(dir) = path.parent() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let tmp = path.with_extension("tmp");
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)
 }
 
 fn err(key: &str, message: String) -> ConfigError {
@@ -74,37 +167,76 @@ fn opening_path(spec: &str) -> Option<&str> {
 }
 
 impl Inputs {
-    /// Reads every file `text` names, stores a copy of each in `dir` named
-    /// by its hash, and returns what was captured. A file that does not
-    /// parse as TOML names no files (the campaign parser reports it).
+    /// Stores a copy of each file `text` names, from `sent` (what the
+    /// operator's command read and sent with it), in `dir` named by its
+    /// hash, owner-only, and returns what was captured. A file that does
+    /// not parse as TOML names no files (the campaign parser reports it).
     ///
     /// # Errors
-    /// [`ConfigError`] naming the key and the file that cannot be read or copied.
-    pub fn capture(text: &str, dir: &Path) -> Result<Inputs, ConfigError> {
+    /// [`ConfigError`] naming the key of a file not sent or over its size
+    /// limit, or of a copy that cannot be written.
+    pub fn capture(text: &str, sent: &[SentFile], dir: &Path) -> Result<Inputs, ConfigError> {
         let Ok(table) = text.parse::<toml::Table>() else {
             return Ok(Inputs::stored(dir, Vec::new()));
         };
-        let mut files = Vec::new();
-        for (key, path) in references(&table) {
-            let bytes = std::fs::read(&path).map_err(|e| err(&key, format!("file {path}: {e}")))?;
+        let references = references(&table);
+        if let Some(extra) = sent
+            .iter()
+            .find(|f| !references.iter().any(|(k, p)| *k == f.key && *p == f.path))
+        {
+            return Err(err(
+                &extra.key,
+                format!(
+                    "file {} was sent but the campaign does not name it",
+                    extra.path
+                ),
+            ));
+        }
+        let mut inputs = Inputs::stored(dir, Vec::new());
+        for (key, path) in references {
+            let file = sent
+                .iter()
+                .find(|f| f.key == key && f.path == path)
+                .ok_or_else(|| {
+                    err(
+                        &key,
+                        format!(
+                            "file {path} was not sent with the campaign (the coordinator reads no path a campaign names; `ajaxlab campaign create` sends them)"
+                        ),
+                    )
+                })?;
+            let limit = limit_of(&key);
+            if file.content.len() as u64 > limit {
+                return Err(err(
+                    &key,
+                    format!("file {path}: {}", ajaxlab_files::too_large(limit)),
+                ));
+            }
             let input = Input {
                 key,
-                sha256: sha256_hex(&bytes),
+                sha256: sha256_hex(&file.content),
                 path,
             };
-            let copy = Inputs::stored(dir, Vec::new()).copy_of(&input);
+            let copy = inputs.copy_of(&input);
             if !copy.exists() {
                 let copy_err =
                     |e: std::io::Error| err(&input.key, format!("copying {}: {e}", input.path));
-                std::fs::create_dir_all(dir).map_err(copy_err)?;
-                let tmp = copy.with_extension("tmp");
-                std::fs::write(&tmp, &bytes)
-                    .and_then(|()| std::fs::rename(&tmp, &copy))
-                    .map_err(copy_err)?;
+                write_owner_only(&copy, &file.content).map_err(copy_err)?;
+                inputs.created.push(copy);
             }
-            files.push(input);
+            inputs.files.push(input);
         }
-        Ok(Inputs::stored(dir, files))
+        Ok(inputs)
+    }
+
+    /// Removes the copies this capture made, for a campaign refused after
+    /// its files were captured: a refusal leaves nothing behind.
+    pub fn discard_created(&self) {
+        for copy in &self.created {
+            if let Err(e) = std::fs::remove_file(copy) {
+                tracing::warn!("removing {}: {e}", copy.display());
+            }
+        }
     }
 
     /// Files captured earlier, with their copies in `dir`.
@@ -112,6 +244,7 @@ impl Inputs {
         Inputs {
             dir: dir.to_owned(),
             files,
+            created: Vec::new(),
         }
     }
 

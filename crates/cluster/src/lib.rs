@@ -5,10 +5,12 @@
 
 pub mod artifacts;
 pub mod campaign;
+pub mod connections;
 pub mod coordinator;
 pub mod coordinator_file;
 pub mod coordinator_run;
 pub mod engine_check;
+pub mod http;
 pub mod ids;
 pub mod inputs;
 pub mod loadgen;

@@ -10,7 +10,7 @@ use crate::coordinator::{
 };
 use crate::engine_check::check_tuned_engine;
 use crate::ids::CampaignId;
-use crate::inputs::Input;
+use crate::inputs::{Input, read_named_files};
 use crate::shutdown::Shutdown;
 use crate::sprt_text::sprt_state;
 use crate::worker::{WorkerConfig, bench_signature, run_worker};
@@ -70,7 +70,7 @@ pub fn run_local_campaign(
     threads: usize,
     quiet: bool,
 ) -> Result<LocalSummary, LocalError> {
-    let text = std::fs::read_to_string(file)
+    let text = ajaxlab_files::read_text(file, ajaxlab_files::limits::CONFIG_FILE)
         .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
     let specs = parse_campaign(&text)
         .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
@@ -105,9 +105,11 @@ pub fn run_local_campaign(
                 }
             }
             Err(CoordinatorError::Campaign(CampaignError::Unknown(_))) => {
+                let sent = read_named_files(&text)
+                    .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
                 let shipped = store_engines(&text, coordinator.artifacts())
                     .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
-                coordinator.create_shipped_campaign(&text, &shipped)?;
+                coordinator.create_shipped_campaign(&text, &sent, &shipped)?;
             }
             Err(e) => return Err(e.into()),
         }

@@ -7,6 +7,7 @@ use crate::artifacts::client::{CampaignFile, Uploaded, campaign_files, upload};
 use crate::campaign::parse_campaign;
 use crate::engine_check::check_tuned_engine;
 use crate::ids::{CampaignId, WorkerId};
+use crate::inputs::{SentFile, read_named_files};
 use crate::remote::{Remote, RemoteError};
 use crate::worker::Auth;
 use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
@@ -50,6 +51,15 @@ pub enum OperatorError {
         context: String,
         /// What went wrong.
         source: ArtifactError,
+    },
+    /// A file the campaign names (variants, openings, params, template)
+    /// that cannot be read to be sent with it.
+    #[error("{campaign}: {source}")]
+    NamedFile {
+        /// The campaign file.
+        campaign: PathBuf,
+        /// The key naming the file, and what is wrong.
+        source: ajaxlab_arena::ConfigError,
     },
     /// The engine a campaign tunes does not offer what the campaign tunes.
     #[error("{0}")]
@@ -153,8 +163,10 @@ pub struct ShippedFile {
 pub struct Shipment {
     /// The campaign file's text.
     pub text: String,
-    /// The files it names, uploaded.
+    /// The engines and option files of its UCI players, uploaded.
     pub files: Vec<ShippedFile>,
+    /// The other files it names, read here, sent with it.
+    pub inputs: Vec<SentFile>,
 }
 
 /// Uploads the engines and files the campaign in `file` names (all found
@@ -165,10 +177,13 @@ pub struct Shipment {
 /// [`OperatorError`]: a file that does not read or cannot be uploaded, or
 /// a coordinator not reached.
 pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipment, OperatorError> {
-    let text = std::fs::read_to_string(file).map_err(|source| OperatorError::CampaignFile {
-        path: file.to_owned(),
-        source,
-    })?;
+    let text =
+        ajaxlab_files::read_text(file, ajaxlab_files::limits::CONFIG_FILE).map_err(|source| {
+            OperatorError::CampaignFile {
+                path: file.to_owned(),
+                source,
+            }
+        })?;
     // A file that does not parse here is the coordinator's to refuse.
     for spec in parse_campaign(&text).iter().flatten() {
         let spec = spec.clone();
@@ -177,6 +192,10 @@ pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipmen
             .map_err(|e| OperatorError::Engine(e.to_string()))?
             .map_err(|e| OperatorError::Engine(format!("{}: {e}", file.display())))?;
     }
+    let inputs = read_named_files(&text).map_err(|source| OperatorError::NamedFile {
+        campaign: file.to_owned(),
+        source,
+    })?;
     let named = campaign_files(&text).map_err(|source| OperatorError::Artifact {
         context: file.display().to_string(),
         source,
@@ -195,7 +214,11 @@ pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipmen
             files.push(ShippedFile { file: f, upload });
         }
     }
-    Ok(Shipment { text, files })
+    Ok(Shipment {
+        text,
+        files,
+        inputs,
+    })
 }
 
 /// Creates the campaign of `shipment` on the coordinator. Returns the
@@ -219,6 +242,7 @@ pub async fn create_campaign(
                 sha256: f.upload.hash.to_string(),
             })
             .collect(),
+        inputs: shipment.inputs.iter().map(v1::SentFile::from).collect(),
     };
     Ok(client(remote)
         .await?

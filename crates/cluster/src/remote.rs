@@ -67,8 +67,8 @@ impl Remote {
         token_file: &Path,
         tls_ca: Option<&Path>,
     ) -> Result<Remote, RemoteError> {
-        let token =
-            std::fs::read_to_string(token_file).map_err(|source| RemoteError::TokenFile {
+        let token = ajaxlab_files::read_text(token_file, ajaxlab_files::limits::CONFIG_FILE)
+            .map_err(|source| RemoteError::TokenFile {
                 path: token_file.to_owned(),
                 source,
             })?;
@@ -78,10 +78,12 @@ impl Remote {
         }
         let tls_ca = tls_ca
             .map(|path| {
-                std::fs::read(path).map_err(|source| RemoteError::CaFile {
-                    path: path.to_owned(),
-                    source,
-                })
+                ajaxlab_files::read_bytes(path, ajaxlab_files::limits::CONFIG_FILE).map_err(
+                    |source| RemoteError::CaFile {
+                        path: path.to_owned(),
+                        source,
+                    },
+                )
             })
             .transpose()?;
         Ok(Remote {

@@ -1,6 +1,7 @@
 //! Serving the coordinator's gRPC services on a listener.
 
 use crate::artifacts::service::ArtifactService;
+use crate::connections::{ConnectionLimits, Gate};
 use crate::coordinator::service::{OperatorService, WorkerService, authenticate};
 use crate::coordinator::{Coordinator, Scope};
 use ajaxlab_proto::v1::artifacts_server::ArtifactsServer;
@@ -9,11 +10,12 @@ use ajaxlab_proto::v1::worker_server::WorkerServer;
 use std::future::Future;
 use std::sync::Arc;
 
-/// Largest message accepted (a unit's games).
+/// Largest message accepted (a unit's games, a campaign and its files).
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
 /// Serves the worker, operator and artifact services, and the standard gRPC health service (for
-/// Kubernetes probes, unauthenticated), on `listener` until `shutdown` completes.
+/// Kubernetes probes, unauthenticated), on `listener` under the default connection limits until
+/// `shutdown` completes.
 ///
 /// # Errors
 /// A transport failure.
@@ -22,7 +24,14 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), tonic::transport::Error> {
-    serve_tls(coordinator, listener, None, shutdown).await
+    serve_tls(
+        coordinator,
+        listener,
+        None,
+        ConnectionLimits::default(),
+        shutdown,
+    )
+    .await
 }
 
 /// A server certificate chain and its private key, PEM.
@@ -34,7 +43,8 @@ pub struct TlsIdentity {
     pub key_pem: Vec<u8>,
 }
 
-/// As [`serve`], over TLS (rustls) when `tls` is given.
+/// As [`serve`], over TLS (rustls) when `tls` is given, holding at most
+/// `limits.grpc` connections and closing those silent for `limits.silence`.
 ///
 /// # Errors
 /// A transport failure, or a certificate rustls cannot use.
@@ -42,11 +52,15 @@ pub async fn serve_tls(
     coordinator: Arc<Coordinator>,
     listener: tokio::net::TcpListener,
     tls: Option<TlsIdentity>,
+    limits: ConnectionLimits,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), tonic::transport::Error> {
     let worker = WorkerServer::new(WorkerService(Arc::clone(&coordinator)))
         .max_decoding_message_size(MAX_MESSAGE_BYTES);
-    let operator = OperatorServer::new(OperatorService(Arc::clone(&coordinator)));
+    // A campaign is created with the files it names sent whole (an opening
+    // book up to its limit).
+    let operator = OperatorServer::new(OperatorService(Arc::clone(&coordinator)))
+        .max_decoding_message_size(MAX_MESSAGE_BYTES);
     let worker_auth = authenticate(Arc::clone(&coordinator), Scope::Worker);
     let operator_auth = authenticate(Arc::clone(&coordinator), Scope::Operator);
     // Tokens are checked per call: uploads take an operator's, fetches a worker's.
@@ -73,10 +87,8 @@ pub async fn serve_tls(
             operator_auth,
         ))
         .add_service(artifacts)
-        // Without TCP_NODELAY, Nagle's algorithm meets the client's delayed
-        // ACKs and small answers wait about 40 ms.
         .serve_with_incoming_shutdown(
-            tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true)),
+            Gate::new(listener, limits.grpc, limits.silence).into_stream(),
             shutdown,
         )
         .await

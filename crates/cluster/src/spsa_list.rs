@@ -120,7 +120,7 @@ pub(crate) fn param_list(
         }
         (None, Some(text), None) => (PARAMS_TEXT, String::new(), text),
         (None, None, Some(path)) => {
-            let text = std::fs::read_to_string(&path)
+            let text = ajaxlab_files::read_text(path.as_ref(), ajaxlab_files::limits::PARAMS_FILE)
                 .map_err(|e| err(PARAMS_FILE, format!("file {path}: {e}")))?;
             (PARAMS_FILE, format!("file {path}: "), text)
         }

@@ -2,6 +2,7 @@
 //! interval with an Elo-against-games plot as SVG, workers with outlier
 //! flags), a JSON view of the campaigns, and Prometheus metrics.
 
+use crate::connections::ConnectionLimits;
 use crate::coordinator::{CampaignView, Coordinator, SpsaStep};
 use crate::sprt_text::{sprt_state, verdict_text};
 use ajaxlab_plot::{Band, Chart, GREY, HLine, Line, PALETTE};
@@ -24,18 +25,17 @@ pub fn router(coordinator: Arc<Coordinator>) -> Router {
         .with_state(coordinator)
 }
 
-/// Serves the routes on `listener` until `shutdown` completes.
+/// Serves the routes on `listener` under `limits` until `shutdown` completes.
 ///
 /// # Errors
 /// An I/O failure of the listener.
 pub async fn serve_http(
     coordinator: Arc<Coordinator>,
     listener: tokio::net::TcpListener,
+    limits: ConnectionLimits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(coordinator))
-        .with_graceful_shutdown(shutdown)
-        .await
+    crate::http::serve_router(router(coordinator), listener, limits, shutdown).await
 }
 
 fn failure(e: impl std::fmt::Display) -> Response {

@@ -15,7 +15,7 @@ use ajaxlab_cluster::coordinator::{
     CampaignError, Coordinator, CoordinatorError, Lease, Submitted,
 };
 use ajaxlab_proto::v1;
-use common::{campaign_id, play, temp_dir};
+use common::{campaign_id, create_sending, play, temp_dir};
 use std::path::Path;
 use std::time::Duration;
 
@@ -45,7 +45,7 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
     let list = dir.with_extension("list.txt");
     std::fs::write(&list, "12, 40\n7\n").unwrap();
     let c = open(&dir);
-    c.create_campaign(&campaign(&list)).unwrap();
+    create_sending(&c, &campaign(&list)).unwrap();
     let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let first = c.request_work(&w).unwrap().unwrap();
     assert_eq!(first.openings, listed());
@@ -83,7 +83,7 @@ fn a_changed_copy_is_refused_naming_the_original() {
     let list = dir.with_extension("copy.txt");
     std::fs::write(&list, "3\n").unwrap();
     let c = open(&dir);
-    c.create_campaign(&campaign(&list)).unwrap();
+    create_sending(&c, &campaign(&list)).unwrap();
     drop(c);
     for entry in std::fs::read_dir(dir.join("inputs")).unwrap() {
         std::fs::write(entry.unwrap().path(), "4\n").unwrap();
@@ -107,7 +107,7 @@ fn a_bad_line_names_the_file_and_line_without_its_content() {
     std::fs::write(&list, "12\nroot:x:0:0:root:/root:/bin/bash\n").unwrap();
     let c = open(&dir);
     let Err(CoordinatorError::Campaign(CampaignError::File(e))) =
-        c.create_campaign(&campaign(&list))
+        create_sending(&c, &campaign(&list))
     else {
         panic!("a bad list is refused");
     };
@@ -121,7 +121,7 @@ fn a_bad_line_names_the_file_and_line_without_its_content() {
     );
     std::fs::remove_file(&list).unwrap();
     let Err(CoordinatorError::Campaign(CampaignError::File(e))) =
-        c.create_campaign(&campaign(&list))
+        create_sending(&c, &campaign(&list))
     else {
         panic!("a missing list is refused");
     };
@@ -146,7 +146,7 @@ fn an_spsa_params_file_is_captured_and_a_restart_reads_the_copy() {
         lines.display()
     );
     let c = open(&dir);
-    c.create_campaign(&text).unwrap();
+    create_sending(&c, &text).unwrap();
     drop(c);
     std::fs::remove_file(&lines).unwrap();
     let c = open(&dir);
@@ -155,4 +155,88 @@ fn an_spsa_params_file_is_captured_and_a_restart_reads_the_copy() {
     assert_eq!(view.spsa[0].value, 600.0, "the deleted file's start");
     let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     assert!(c.request_work(&w).unwrap().is_some(), "the tune plays on");
+}
+
+/// The files in the coordinator's copy directory.
+fn copies(dir: &Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir.join("inputs"))
+        .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_coordinator_reads_no_path_a_campaign_names() {
+    let dir = temp_dir("inputs-no-path");
+    let secret = dir.with_extension("secret");
+    std::fs::write(&secret, "root:SECRET-HASH:0:0\n").unwrap();
+    let c = open(&dir);
+    for key in [
+        "variants = \"{}\"\nvariant = \"x\"",
+        "openings = \"list:{}\"",
+    ] {
+        let text = format!(
+            "{}\ngames = 2\ntc = \"nodes=200\"\n[campaign]\nname = \"leak\"\n",
+            key.replace("{}", &secret.display().to_string())
+        );
+        let Err(CoordinatorError::Campaign(CampaignError::File(e))) = c.create_campaign(&text)
+        else {
+            panic!("a campaign naming a file it did not send is refused");
+        };
+        let e = e.to_string();
+        assert!(e.contains("was not sent with the campaign"), "{e}");
+        assert!(!e.contains("SECRET"), "the file's text is echoed: {e}");
+    }
+    assert!(copies(&dir).is_empty(), "nothing of the file is copied");
+
+    // Nor is a file sent that the campaign does not name taken.
+    let sent = ajaxlab_cluster::inputs::SentFile {
+        key: "variants".into(),
+        path: "other.ini".into(),
+        content: b"[x:chess]\n".to_vec(),
+    };
+    let e = c
+        .create_shipped_campaign(&campaign(&secret), &[sent], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("does not name it"), "{e}");
+}
+
+#[test]
+fn a_sent_file_over_its_limit_is_refused_before_it_is_read() {
+    let dir = temp_dir("inputs-limit");
+    let c = open(&dir);
+    let text = "variants = \"big.ini\"\nvariant = \"x\"\ngames = 2\ntc = \"nodes=200\"\n[campaign]\nname = \"big\"\n";
+    let sent = ajaxlab_cluster::inputs::SentFile {
+        key: "variants".into(),
+        path: "big.ini".into(),
+        content: vec![b'#'; (ajaxlab_files::limits::VARIANTS_FILE + 1) as usize],
+    };
+    let e = c
+        .create_shipped_campaign(text, &[sent], &[])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(e, "variants: file big.ini: larger than the limit of 1 MiB");
+    assert!(copies(&dir).is_empty());
+}
+
+#[test]
+fn a_refused_campaign_leaves_no_copy_and_copies_are_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("inputs-refused");
+    let list = dir.with_extension("refused.txt");
+    std::fs::write(&list, "12\n40\n").unwrap();
+    let c = open(&dir);
+    let refused = campaign(&list).replace("games = 6", "games = 6\nno_such_key = 1");
+    assert!(create_sending(&c, &refused).is_err());
+    assert!(copies(&dir).is_empty(), "the refused campaign's list stays");
+
+    create_sending(&c, &campaign(&list)).unwrap();
+    let copies = copies(&dir);
+    assert_eq!(copies.len(), 1);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&copies[0]), 0o600);
+    assert_eq!(mode(&dir.join("inputs")), 0o700);
+    // And the database (token hashes, campaign files) and the artifacts.
+    assert_eq!(mode(&dir.join("coordinator.sqlite3")), 0o600);
+    assert_eq!(mode(&dir.join("artifacts")), 0o700);
 }

@@ -393,8 +393,10 @@ fn a_piece_value_study_of_a_file_variant_ships_and_stores_its_definition() {
     let text = std::fs::read_to_string(&file).unwrap();
     let dir = temp_dir("kinds");
     let c = Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap();
-    c.create_campaign(&format!(
-        r#"
+    common::create_sending(
+        &c,
+        &format!(
+            r#"
 variants = "{}"
 variant = "squirrel"
 games = 2
@@ -410,8 +412,9 @@ first = ["S=N"]
 [adjudication]
 max_plies = 60
 "#,
-        file.display()
-    ))
+            file.display()
+        ),
+    )
     .unwrap();
     let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();

@@ -288,6 +288,7 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
             std::sync::Arc::clone(&c),
             listener,
             Some(tls),
+            ajaxlab_cluster::connections::ConnectionLimits::default(),
             async {
                 let _ = stopped.await;
             },

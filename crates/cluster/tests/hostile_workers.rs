@@ -459,7 +459,7 @@ fn registrations_are_limited_per_token_and_names_bounded() {
     );
     assert!(matches!(
         c.register(&TokenHash::of("other"), &"n".repeat(5 << 20), "test", 1, 7),
-        Err(CoordinatorError::Lease(LeaseError::TooLong { .. }))
+        Err(CoordinatorError::Lease(LeaseError::BadName { .. }))
     ));
 }
 

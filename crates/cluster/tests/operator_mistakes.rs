@@ -10,7 +10,8 @@ mod common;
 
 use ajaxlab_cluster::coordinator::TokenHash;
 
-use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, LeaseError, MAX_WORKER_TEXT};
+use ajaxlab_arena::names::MAX_NAME_CHARS;
+use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, LeaseError};
 use common::{campaign_id, temp_dir};
 use std::time::Duration;
 
@@ -36,7 +37,7 @@ fn excluding_an_unknown_worker_is_refused() {
 fn a_long_worker_name_is_refused_naming_the_key() {
     let c = Coordinator::open(&temp_dir("mistakes-name"), Duration::from_secs(60), 7).unwrap();
     let name = "n".repeat(10_000);
-    let Err(e @ CoordinatorError::Lease(LeaseError::TooLong { .. })) =
+    let Err(e @ CoordinatorError::Lease(LeaseError::BadName { .. })) =
         c.register(&TokenHash::of("t"), &name, "test", 1, 7)
     else {
         panic!("a 10,000-character name is refused");
@@ -44,16 +45,33 @@ fn a_long_worker_name_is_refused_naming_the_key() {
     let e = e.to_string();
     assert_eq!(
         e,
-        format!("worker name: 10000 characters long: use at most {MAX_WORKER_TEXT}")
+        format!("worker name: 10000 characters long: use at most {MAX_NAME_CHARS}")
     );
     assert!(
         c.register(
             &TokenHash::of("t"),
-            &"n".repeat(MAX_WORKER_TEXT),
+            &"n".repeat(MAX_NAME_CHARS),
             "test",
             1,
             7
         )
         .is_ok()
     );
+}
+
+#[test]
+fn a_worker_name_with_a_control_or_direction_character_is_refused() {
+    let c = Coordinator::open(&temp_dir("mistakes-print"), Duration::from_secs(60), 7).unwrap();
+    for (name, version, said) in [
+        ("a\nb", "test", "worker name: character 2 is U+000A"),
+        ("nul\0", "test", "worker name: character 4 is U+0000"),
+        ("w", "1.0\u{202e}", "worker version: character 4 is U+202E"),
+    ] {
+        let Err(e @ CoordinatorError::Lease(LeaseError::BadName { .. })) =
+            c.register(&TokenHash::of("t"), name, version, 1, 7)
+        else {
+            panic!("{name:?} {version:?} is refused");
+        };
+        assert!(e.to_string().starts_with(said), "{e}");
+    }
 }

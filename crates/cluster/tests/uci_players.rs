@@ -90,7 +90,7 @@ fn units_carry_shipped_engines_by_hash_and_installed_ones_by_path() {
     let dir = temp_dir("uci-ship");
     let c = open(&dir.join("state"));
     let [binary, ini] = ship_two_engines(&c, &dir);
-    c.create_shipped_campaign(TWO_ENGINES, &[binary.clone(), ini.clone()])
+    c.create_shipped_campaign(TWO_ENGINES, &[], &[binary.clone(), ini.clone()])
         .unwrap();
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let check = |unit: &v1::WorkUnit| {
@@ -130,7 +130,7 @@ fn a_campaign_of_uci_players_only_is_played_by_workers_of_any_build() {
     let dir = temp_dir("uci-any-build");
     let c = open(&dir.join("state"));
     let [binary, ini] = ship_two_engines(&c, &dir);
-    c.create_shipped_campaign(TWO_ENGINES, &[binary, ini])
+    c.create_shipped_campaign(TWO_ENGINES, &[], &[binary, ini])
         .unwrap();
     c.create_campaign(
         "variant = \"ajax-falcon\"\ngames = 8\n[campaign]\nname = \"builtin\"\npriority = 1000\n",
@@ -167,7 +167,7 @@ fn every_kind_takes_uci_players() {
             "variant = \"ajax-falcon\"\ngames = 4\n[campaign]\nname = \"{name}\"\nkind = \"{kind}\"\n{extra}{players}"
         );
         let views = c
-            .create_shipped_campaign(&text, std::slice::from_ref(&binary))
+            .create_shipped_campaign(&text, &[], std::slice::from_ref(&binary))
             .unwrap();
         assert!(!views.is_empty(), "{kind}");
     }
@@ -195,10 +195,10 @@ fn every_kind_takes_uci_players() {
         )
     };
     let e = c
-        .create_shipped_campaign(&spsa("no-start", ""), std::slice::from_ref(&binary))
+        .create_shipped_campaign(&spsa("no-start", ""), &[], std::slice::from_ref(&binary))
         .unwrap_err();
     assert!(e.to_string().contains("spsa.params[0].start"), "{e}");
-    c.create_shipped_campaign(&spsa("tune", "start = 400\n"), &[binary])
+    c.create_shipped_campaign(&spsa("tune", "start = 400\n"), &[], &[binary])
         .unwrap();
     let unit = std::iter::from_fn(|| c.request_work(&w).unwrap())
         .find(|u| u.campaign_id == "tune")
@@ -225,7 +225,9 @@ fn every_kind_takes_uci_players() {
 fn an_engine_not_shipped_or_an_artifact_not_stored_is_refused_naming_the_key() {
     let dir = temp_dir("uci-refused");
     let c = open(&dir.join("state"));
-    let e = c.create_shipped_campaign(TWO_ENGINES, &[]).unwrap_err();
+    let e = c
+        .create_shipped_campaign(TWO_ENGINES, &[], &[])
+        .unwrap_err();
     assert!(matches!(e, CoordinatorError::Campaign(_)), "{e:?}");
     let text = e.to_string();
     assert!(
@@ -238,7 +240,7 @@ fn an_engine_not_shipped_or_an_artifact_not_stored_is_refused_naming_the_key() {
         sha256: "ab".repeat(32),
     };
     let text = c
-        .create_shipped_campaign(TWO_ENGINES, &[absent])
+        .create_shipped_campaign(TWO_ENGINES, &[], &[absent])
         .unwrap_err()
         .to_string();
     assert!(
@@ -252,7 +254,7 @@ fn an_engine_not_shipped_or_an_artifact_not_stored_is_refused_naming_the_key() {
         sha256: "xyz".into(),
     };
     let text = c
-        .create_shipped_campaign(TWO_ENGINES, &[bad])
+        .create_shipped_campaign(TWO_ENGINES, &[], &[bad])
         .unwrap_err()
         .to_string();
     assert!(
@@ -309,7 +311,7 @@ fn a_forged_result_or_an_illegal_move_of_a_uci_game_is_refused() {
     let c = open(&dir.join("state"));
     let binary = ship(&c, &dir, "players[0].path", "engine-a", b"#!/bin/sh\n");
     let text = TWO_ENGINES.replace("[[players]]\nengine = \"uci\"\nname = \"installed\"\nworker_path = \"/usr/games/fairy-stockfish\"\n", "[[players]]\nengine = \"uci\"\nname = \"other\"\npath = \"engine-a\"\n[adjudication]\nmax_plies = 60\n");
-    c.create_shipped_campaign(&text, &[binary]).unwrap();
+    c.create_shipped_campaign(&text, &[], &[binary]).unwrap();
     let w = c.register(&TokenHash::of("w"), "w", "test", 1, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
     let honest = play_as_uci(&unit);
@@ -369,7 +371,7 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> FailedWorker {
         "worker_path = \"/usr/games/fairy-stockfish\"",
         &format!("path = \"engine-a\"\n{extra}"),
     );
-    c.create_shipped_campaign(&text, &[binary]).unwrap();
+    c.create_shipped_campaign(&text, &[], &[binary]).unwrap();
     let token = c.issue_token(Scope::Worker, "w").unwrap();
     let token_hash = TokenHash::of(&token);
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -455,7 +455,8 @@ impl Session {
                     return Ok(());
                 }
                 let text =
-                    std::fs::read_to_string(path).map_err(|e| format!("ParamsFile {path}: {e}"))?;
+                    ajaxlab_files::read_text(path.as_ref(), ajaxlab_files::limits::PARAMS_FILE)
+                        .map_err(|e| format!("ParamsFile {path}: {e}"))?;
                 let mut params: Params = self.engine().params().clone();
                 params
                     .apply_text(&text)

@@ -132,10 +132,12 @@ impl VariantSet {
     /// variant that does not load).
     pub fn with_file(path: &Path) -> Result<VariantSet, VariantSetError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|error| VariantSetError::Read {
-            file: file.clone(),
-            error,
-        })?;
+        let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::VARIANTS_FILE).map_err(
+            |error| VariantSetError::Read {
+                file: file.clone(),
+                error,
+            },
+        )?;
         VariantSet::with_text(&file, &text)
     }
 

@@ -316,6 +316,13 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             config.lease.as_secs()
         );
         eprintln!("status page and metrics on http://{}/", bound.http_addr()?);
+        let limits = bound.limits();
+        eprintln!(
+            "connections held at most: {} gRPC, {} status page; a peer silent for {} s is closed",
+            limits.grpc,
+            limits.http,
+            limits.silence.as_secs()
+        );
         let startup = bound.coordinator().startup_check();
         eprintln!(
             "games files: {} counted units there at their size; {} moved to quarantine/",
@@ -341,7 +348,18 @@ fn print_verification(
         "verified {} counted units' games files (SHA-256, size, games): {moved} moved to quarantine/",
         full.checked
     )?;
-    Ok(if moved == 0 {
+    for damaged in &full.damaged_artifacts {
+        outln!(
+            "artifact {}: does not hash to its name; moved to {} (upload it again)",
+            damaged.hash,
+            damaged.set_aside.display()
+        )?;
+    }
+    outln!(
+        "verified the stored artifacts (SHA-256): {} damaged",
+        full.damaged_artifacts.len()
+    )?;
+    Ok(if moved == 0 && full.damaged_artifacts.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -85,6 +85,17 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         Some(path) => read_match_file(path)?,
         None => MatchFile::default(),
     };
+    if args.players.is_empty() && file.players.is_none() {
+        if let Some(path) = &args.config {
+            anyhow::bail!(
+                "{}: players: none named; add two [[players]] tables, or --player builtin --player builtin for the builtin engine against itself",
+                path.display()
+            );
+        }
+        eprintln!(
+            "players: none named; the builtin engine plays itself (ajaxlab-a against ajaxlab-b; --player names others)"
+        );
+    }
     let out_choice = if args.out.is_some() || file.out.is_some() {
         OutChoice::Named
     } else {

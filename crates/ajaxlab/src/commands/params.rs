@@ -40,7 +40,7 @@ pub(crate) fn run(args: &ParamsArgs) -> anyhow::Result<ExitCode> {
     let variant = args.variant.variant_flag()?;
     let params = match &args.from {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::PARAMS_FILE)
                 .with_context(|| format!("reading {}", path.display()))?;
             Params::from_text(&text).with_context(|| path.display().to_string())?
         }

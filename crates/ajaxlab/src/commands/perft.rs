@@ -79,8 +79,8 @@ fn run_suite(
     flag: Option<&'static Variant>,
     max_nodes: u64,
 ) -> anyhow::Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::CONFIG_FILE)
+        .with_context(|| format!("reading {}", path.display()))?;
     let suite = PerftSuite::parse(&text).with_context(|| path.display().to_string())?;
     let variant = suite_variant(path, flag, &suite)?;
     let mut failures = 0;

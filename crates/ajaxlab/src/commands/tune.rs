@@ -209,10 +209,13 @@ fn start_params(from: Option<&Path>) -> Result<Params, InputError> {
         return Ok(Params::default());
     };
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| InputError::Io {
-        path: shown.clone(),
-        source,
-    })?;
+    let text =
+        ajaxlab_files::read_text(path, ajaxlab_files::limits::PARAMS_FILE).map_err(|source| {
+            InputError::Io {
+                path: shown.clone(),
+                source,
+            }
+        })?;
     Params::from_text(&text).map_err(|source| InputError::Params {
         path: shown,
         source,

@@ -107,6 +107,13 @@ pub enum ArtifactError {
         "artifact {0} is not stored on the coordinator (upload it with `ajaxlab campaign create`)"
     )]
     NotFound(ArtifactHash),
+    /// The coordinator's copy no longer hashes to its name (a disk fault,
+    /// an edit): it is set aside, never served, and the next upload of
+    /// the right bytes replaces it.
+    #[error(
+        "the coordinator's copy of artifact {0} is damaged and set aside; upload it again (`ajaxlab campaign create` does)"
+    )]
+    Damaged(ArtifactHash),
     /// A file named for upload does not exist or cannot be read.
     #[error("{path}: {source}")]
     Read {

@@ -22,6 +22,8 @@ impl From<ArtifactError> for Status {
             | ArtifactError::Protocol(_) => Status::invalid_argument(message),
             ArtifactError::TooLarge { .. } => Status::resource_exhausted(message),
             ArtifactError::NotFound(_) => Status::not_found(message),
+            // Not the worker's fault nor lasting: an upload mends it.
+            ArtifactError::Damaged(_) => Status::unavailable(message),
             ArtifactError::Read { .. }
             | ArtifactError::MissingFile { .. }
             | ArtifactError::Io { .. } => Status::internal(message),

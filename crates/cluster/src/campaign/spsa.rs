@@ -101,7 +101,7 @@ pub(super) fn spsa_target(
             "a template is for a UCI engine whose values live in a file; the builtin engine's parameters are tuned by name",
         ));
     }
-    let text = std::fs::read_to_string(path)
+    let text = ajaxlab_files::read_text(path.as_ref(), ajaxlab_files::limits::TEMPLATE)
         .map_err(|e| err("spsa.template", format!("file {path}: {e}")))?;
     let template =
         Template::parse(&text).map_err(|e| err("spsa.template", format!("{path}: {e}")))?;

@@ -8,7 +8,7 @@ use super::{CampaignState, Coordinator, CoordinatorError, now_ms};
 use crate::campaign::{CampaignSpec, parse_campaign_with};
 use crate::coordinator::kinds::{Live, UnitPerturbation};
 use crate::ids::CampaignId;
-use crate::inputs::{Input, Inputs};
+use crate::inputs::{Input, Inputs, SentFile};
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;
@@ -141,23 +141,50 @@ impl Coordinator {
     /// # Errors
     /// `InvalidArgument` naming the bad key; `FailedPrecondition` if the name is taken.
     pub fn create_campaign(&self, toml_text: &str) -> Result<Vec<CampaignView>, CoordinatorError> {
-        self.create_shipped_campaign(toml_text, &[])
+        self.create_shipped_campaign(toml_text, &[], &[])
     }
 
-    /// Creates a campaign whose UCI players' files were uploaded as
-    /// artifacts: `shipped` names them (key, path as written, SHA-256).
+    /// Creates a campaign with the files it names sent along (`sent`, read
+    /// where the campaign file was written: the coordinator reads no path
+    /// a campaign names) and its UCI players' files uploaded as artifacts
+    /// (`shipped`: key, path as written, SHA-256). A refused campaign
+    /// leaves no copy of what was sent.
     ///
     /// # Errors
     /// As [`Coordinator::create_campaign`]; also `InvalidArgument` naming
-    /// the key of an artifact the coordinator does not hold, or of a UCI
-    /// binary neither shipped nor installed (`worker_path`).
+    /// the key of a file not sent or over its limit, of an artifact the
+    /// coordinator does not hold, or of a UCI binary neither shipped nor
+    /// installed (`worker_path`).
     pub fn create_shipped_campaign(
         &self,
         toml_text: &str,
+        sent: &[SentFile],
         shipped: &[Input],
     ) -> Result<Vec<CampaignView>, CoordinatorError> {
-        let inputs = Inputs::capture(toml_text, &self.inputs_dir()).map_err(CampaignError::File)?;
-        let specs = parse_campaign_with(toml_text, &inputs).map_err(CampaignError::File)?;
+        if toml_text.len() as u64 > ajaxlab_files::limits::CONFIG_FILE {
+            return Err(CampaignError::File(ajaxlab_arena::ConfigError {
+                key: "campaign file".into(),
+                message: ajaxlab_files::too_large(ajaxlab_files::limits::CONFIG_FILE).to_string(),
+            })
+            .into());
+        }
+        let inputs =
+            Inputs::capture(toml_text, sent, &self.inputs_dir()).map_err(CampaignError::File)?;
+        let created = self.create_captured(toml_text, &inputs, shipped);
+        if created.is_err() {
+            inputs.discard_created();
+        }
+        created
+    }
+
+    /// Creates the campaigns of `toml_text` whose files are captured.
+    fn create_captured(
+        &self,
+        toml_text: &str,
+        inputs: &Inputs,
+        shipped: &[Input],
+    ) -> Result<Vec<CampaignView>, CoordinatorError> {
+        let specs = parse_campaign_with(toml_text, inputs).map_err(CampaignError::File)?;
         shipping::check_stored(shipped, self.artifacts()).map_err(CampaignError::File)?;
         let lives: Vec<Live> = specs
             .into_iter()
@@ -304,7 +331,7 @@ impl Coordinator {
 }
 
 /// Rebuilds a stored campaign: its files from the copies taken at create
-/// time (taken now for a campaign made before copies were), its SPRT from
+/// time, its SPRT from
 /// the counted units in order, its SPSA tune from the last saved state and
 /// the perturbations still in flight.
 pub(super) fn restore_campaign(
@@ -318,14 +345,7 @@ pub(super) fn restore_campaign(
         id: id.clone(),
         reason,
     };
-    let stored = files::of(db, FileSet::Inputs, id)?;
-    let inputs = if stored.is_empty() {
-        let captured = Inputs::capture(text, inputs_dir).map_err(|e| internal(e.to_string()))?;
-        files::save(db, FileSet::Inputs, id, captured.files())?;
-        captured
-    } else {
-        Inputs::stored(inputs_dir, stored)
-    };
+    let inputs = Inputs::stored(inputs_dir, files::of(db, FileSet::Inputs, id)?);
     inputs.verify().map_err(|e| internal(e.to_string()))?;
     let spec = parse_campaign_with(text, &inputs)
         .map_err(|e| internal(e.to_string()))?

@@ -77,16 +77,14 @@ pub enum LeaseError {
         super::leases::REGISTRATIONS_PER_MINUTE
     )]
     TooManyRegistrations,
-    /// A worker's name or version longer than the coordinator keeps.
-    #[error(
-        "{key}: {length} characters long: use at most {}",
-        super::leases::MAX_WORKER_TEXT
-    )]
-    TooLong {
-        /// What is too long (`worker name`, `worker version`).
+    /// A worker's name or version that is not printable text of at most
+    /// [`ajaxlab_arena::names::MAX_NAME_CHARS`] characters.
+    #[error("{key}: {problem}")]
+    BadName {
+        /// Which (`worker name`, `worker version`).
         key: &'static str,
-        /// Its length in characters.
-        length: usize,
+        /// What is wrong with it.
+        problem: ajaxlab_arena::names::NameError,
     },
 }
 

@@ -6,6 +6,7 @@ use super::tokens::{TokenHash, random_hex};
 use super::{Coordinator, CoordinatorError, bump, now_ms};
 use crate::coordinator::kinds::UnitPerturbation;
 use crate::ids::{CampaignId, UnitId, UnitIdError, WorkerId};
+use ajaxlab_arena::names::check_name;
 use ajaxlab_proto::codec::MAX_UNIT_PAIRS;
 use ajaxlab_proto::convert::UnitSpec;
 use ajaxlab_proto::v1;
@@ -87,9 +88,6 @@ impl UnitSizing {
     }
 }
 
-/// Longest worker name or version, in characters (the status page shows them).
-pub const MAX_WORKER_TEXT: usize = 128;
-
 /// Registrations one token may make in a minute: enough for a cluster's
 /// mass start with one shared token, too few to flood the database.
 pub const REGISTRATIONS_PER_MINUTE: u64 = 600;
@@ -142,8 +140,8 @@ impl Coordinator {
     /// its later requests must come with the same token.
     ///
     /// # Errors
-    /// `InvalidArgument` for a name or version longer than
-    /// [`MAX_WORKER_TEXT`] characters; `ResourceExhausted` past
+    /// `InvalidArgument` for a name or version that is not printable text
+    /// of at most [`ajaxlab_arena::names::MAX_NAME_CHARS`] characters; `ResourceExhausted` past
     /// [`REGISTRATIONS_PER_MINUTE`] of one token; storage failure, or no
     /// operating-system randomness ([`random_hex`]).
     pub fn register(
@@ -155,13 +153,7 @@ impl Coordinator {
         signature: u64,
     ) -> Result<WorkerKey, CoordinatorError> {
         for (key, text) in [("worker name", name), ("worker version", version)] {
-            if text.chars().count() > MAX_WORKER_TEXT {
-                return Err(LeaseError::TooLong {
-                    key,
-                    length: text.chars().count(),
-                }
-                .into());
-            }
+            check_name(text).map_err(|problem| LeaseError::BadName { key, problem })?;
         }
         let now = now_ms();
         let db = self.db();

@@ -41,8 +41,8 @@ pub use counting::MAX_REJECTIONS;
 pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
 pub use leases::{
-    EngineFailure, Lease, LeaseToken, MAX_FAILURE_TEXT, MAX_WORKER_TEXT, REGISTRATIONS_PER_MINUTE,
-    UnitCount, WorkerInfo, WorkerKey,
+    EngineFailure, Lease, LeaseToken, MAX_FAILURE_TEXT, REGISTRATIONS_PER_MINUTE, UnitCount,
+    WorkerInfo, WorkerKey,
 };
 pub use lock::LOCK_FILE;
 pub use pgn::PGN_FILE;
@@ -162,8 +162,12 @@ impl Coordinator {
             path: db_path.clone(),
             source,
         })?;
+        // The database holds token hashes and every campaign's file; SQLite
+        // gives its journal files the database's mode.
+        owner_only(&db_path, 0o600)?;
         let artifacts = ArtifactStore::open(&dir.join("artifacts"), DEFAULT_ARTIFACT_LIMIT)
             .map_err(StorageError::from)?;
+        owner_only(&dir.join("artifacts"), 0o700)?;
         let (changes, _) = tokio::sync::watch::channel(0);
         let mut c = Coordinator {
             counters: Counters::default(),
@@ -276,6 +280,13 @@ impl Coordinator {
     fn changed(&self) {
         self.changes.send_modify(|n| *n += 1);
     }
+}
+
+/// Sets `path`'s mode to `mode` (owner-only: `0o600` for a file, `0o700`
+/// for a directory), so that no other user of the host reads it.
+fn owner_only(path: &Path, mode: u32) -> Result<(), StorageError> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(file_error(path))
 }
 
 fn bump(counter: &std::sync::atomic::AtomicU64, n: u64) {

@@ -7,7 +7,7 @@ use super::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, LeaseError, Scope,
 };
 use crate::ids::{CampaignId, UnitId, WorkerId};
-use crate::inputs::Input;
+use crate::inputs::{Input, SentFile};
 use ajaxlab_proto::PROTOCOL_VERSION;
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1::{self, operator_server, worker_server};
@@ -26,7 +26,7 @@ impl From<CoordinatorError> for Status {
         };
         let code = match &e {
             CoordinatorError::Campaign(CampaignError::File(_))
-            | CoordinatorError::Lease(LeaseError::TooLong { .. })
+            | CoordinatorError::Lease(LeaseError::BadName { .. })
             | CoordinatorError::Submission(_) => Code::InvalidArgument,
             CoordinatorError::Campaign(CampaignError::Unknown(_))
             | CoordinatorError::Lease(LeaseError::UnknownWorker(_) | LeaseError::UnknownUnit(_)) => {
@@ -260,7 +260,9 @@ impl operator_server::Operator for OperatorService {
                 sha256: f.sha256,
             })
             .collect::<Vec<_>>();
-        let views = blocking(move || c.create_shipped_campaign(&r.config_toml, &shipped)).await?;
+        let sent: Vec<SentFile> = r.inputs.into_iter().map(SentFile::from).collect();
+        let views =
+            blocking(move || c.create_shipped_campaign(&r.config_toml, &sent, &shipped)).await?;
         Ok(Response::new(v1::ListCampaignsResponse {
             campaigns: views.iter().map(CampaignView::to_proto).collect(),
         }))

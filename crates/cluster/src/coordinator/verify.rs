@@ -86,6 +86,9 @@ pub struct FileCheck {
     pub checked: u64,
     /// The files moved aside, and why.
     pub quarantined: Vec<Quarantined>,
+    /// Stored artifacts (engines, option files) that no longer hash to
+    /// their names, set aside (the full check only).
+    pub damaged_artifacts: Vec<crate::artifacts::store::DamagedArtifact>,
 }
 
 /// How much of each file a check reads.
@@ -249,13 +252,19 @@ impl Coordinator {
     }
 
     /// Reads every counted unit's file in full: hash, size and games
-    /// against what was recorded when it was counted. Bad files are
-    /// quarantined as at start-up.
+    /// against what was recorded when it was counted, and hashes every
+    /// stored artifact. Bad files are quarantined as at start-up; damaged
+    /// artifacts are set aside, to be uploaded again.
     ///
     /// # Errors
     /// Storage failure.
     pub fn verify(&self) -> Result<FileCheck, CoordinatorError> {
-        self.check_counted_files(Depth::Contents)
+        let mut check = self.check_counted_files(Depth::Contents)?;
+        check.damaged_artifacts = self
+            .artifacts()
+            .verify_all()
+            .map_err(super::error::StorageError::from)?;
+        Ok(check)
     }
 
     /// What the start-up check of the counted files found.

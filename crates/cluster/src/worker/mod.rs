@@ -20,7 +20,7 @@ use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use ajaxlab_stats::{RandomSource, SplitMix64};
 use ajaxlab_store::GameRecord;
 use engines::{Benched, EngineFailure, check_benches, localize_players};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -86,6 +86,28 @@ pub enum WorkerError {
     /// A unit that cannot be played.
     #[error("bad work unit: {0}")]
     BadUnit(String),
+    /// The engine cache directory cannot be made or written.
+    #[error("--cache-dir {}: {source}", dir.display())]
+    CacheDir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+}
+
+/// Checks that the engine cache `dir` can be made and written, so that a
+/// worker told a bad one stops at start with the reason, not at its first
+/// shipped engine.
+fn check_cache_dir(dir: &Path) -> Result<(), WorkerError> {
+    let probe = dir.join(".write-probe");
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&probe, b""))
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|source| WorkerError::CacheDir {
+            dir: dir.to_owned(),
+            source,
+        })
 }
 
 type Client = WorkerClient<InterceptedService<Channel, Auth>>;
@@ -329,6 +351,7 @@ enum Played {
 /// # Errors
 /// [`WorkerError`] when the coordinator refuses the worker for good.
 pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<u64, WorkerError> {
+    check_cache_dir(&config.cache_dir)?;
     let signature = tokio::task::spawn_blocking(bench_signature)
         .await
         .map_err(|e| WorkerError::BadUnit(e.to_string()))?;

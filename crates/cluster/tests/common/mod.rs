@@ -6,7 +6,7 @@
 
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
-use ajaxlab_cluster::coordinator::{CampaignId, Coordinator};
+use ajaxlab_cluster::coordinator::{CampaignId, CampaignView, Coordinator, CoordinatorError};
 use ajaxlab_proto::v1;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -57,6 +57,18 @@ impl Served {
     }
 }
 
+/// Creates the campaign of `text` as `ajaxlab campaign create` does: the
+/// files it names are read here and sent with it.
+pub(crate) fn create_sending(
+    c: &Coordinator,
+    text: &str,
+) -> Result<Vec<CampaignView>, CoordinatorError> {
+    let sent = ajaxlab_cluster::inputs::read_named_files(text).map_err(|e| {
+        CoordinatorError::Campaign(ajaxlab_cluster::coordinator::CampaignError::File(e))
+    })?;
+    c.create_shipped_campaign(text, &sent, &[])
+}
+
 /// The campaign named `name` (`NAME` or `NAME.PART`).
 pub(crate) fn campaign_id(name: &str) -> CampaignId {
     name.parse().unwrap()
@@ -96,6 +108,7 @@ pub(crate) async fn fetch_status_page(coordinator: Arc<Coordinator>, path: &str)
     let page = tokio::spawn(ajaxlab_cluster::status::serve_http(
         coordinator,
         listener,
+        ajaxlab_cluster::connections::ConnectionLimits::default(),
         std::future::pending(),
     ));
     let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
