@@ -12,7 +12,7 @@ mod common;
 use ajaxlab_cluster::coordinator::TokenHash;
 
 use ajaxlab_cluster::coordinator::{
-    CampaignError, Coordinator, CoordinatorError, Lease, Submitted,
+    CampaignError, CampaignState, Coordinator, CoordinatorError, Lease, Submitted,
 };
 use ajaxlab_proto::v1;
 use common::{campaign_id, create_sending, play, temp_dir};
@@ -78,26 +78,49 @@ fn a_deleted_or_edited_list_changes_nothing_mid_campaign() {
 }
 
 #[test]
-fn a_changed_copy_is_refused_naming_the_original() {
+fn a_changed_copy_pauses_its_campaign_only_and_a_restored_one_resumes() {
     let dir = temp_dir("inputs-copy");
     let list = dir.with_extension("copy.txt");
     std::fs::write(&list, "3\n").unwrap();
     let c = open(&dir);
     create_sending(&c, &campaign(&list)).unwrap();
+    c.create_campaign("variant = \"chess960\"\ngames = 6\ntc = \"nodes=200\"\n[campaign]\nname = \"other\"\n[adjudication]\nmax_plies = 40\n")
+        .unwrap();
     drop(c);
-    for entry in std::fs::read_dir(dir.join("inputs")).unwrap() {
-        std::fs::write(entry.unwrap().path(), "4\n").unwrap();
-    }
-    let Err(CoordinatorError::Storage(e)) = Coordinator::open(&dir, Duration::from_secs(60), 7)
-    else {
-        panic!("a changed copy is refused");
-    };
-    let e = e.to_string();
+    let copy = copies(&dir).pop().unwrap();
+    std::fs::write(&copy, "4\n").unwrap();
+
+    // The coordinator starts; the campaign whose copy changed is paused,
+    // naming the original, and the other one runs.
+    let c = open(&dir);
+    let unloaded = c.unloaded_campaigns();
+    assert_eq!(unloaded.len(), 1, "{unloaded:?}");
+    assert_eq!(unloaded[0].0, campaign_id("inputs"));
     assert!(
-        e.contains(&format!("the copy of {}", list.display())),
-        "{e}"
+        unloaded[0]
+            .1
+            .contains(&format!("the copy of {}", list.display()))
+            && unloaded[0].1.contains("has changed"),
+        "{unloaded:?}"
     );
-    assert!(e.contains("has changed"), "{e}");
+    let state = |c: &Coordinator, name| c.campaign(&campaign_id(name)).unwrap().state;
+    assert_eq!(state(&c, "inputs").as_str(), "paused");
+    assert_eq!(state(&c, "other").as_str(), "running");
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    assert_eq!(unit.campaign_id, "other", "the other campaign plays on");
+    let e = c
+        .set_campaign_state(&campaign_id("inputs"), CampaignState::Running)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot run") && e.contains("has changed"), "{e}");
+
+    // Put back, it resumes and plays.
+    std::fs::write(&copy, "3\n").unwrap();
+    c.set_campaign_state(&campaign_id("inputs"), CampaignState::Running)
+        .unwrap();
+    assert!(c.unloaded_campaigns().is_empty());
+    assert_eq!(state(&c, "inputs").as_str(), "running");
 }
 
 #[test]

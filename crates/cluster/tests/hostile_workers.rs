@@ -389,6 +389,59 @@ fn games_files_changed_on_disk_are_quarantined_and_their_pairs_played_again() {
     assert!(c.verify().unwrap().quarantined.is_empty());
 }
 
+/// A games file written under an unfinished unit's name whose games are
+/// another unit's is not counted for it (it once was: 48 pairs of a unit
+/// lost, one overlapping another), and files named like units' that are
+/// of none are set aside, so that `unit-*.parquet` globs read only games.
+#[test]
+fn a_games_file_under_an_unfinished_unit_s_name_counts_only_if_it_is_that_unit_s() {
+    let (c, dir) = with_campaign("hostile-names", SHORT);
+    let (a, b) = (worker(&c, "a"), worker(&c, "b"));
+    let first = c.request_work(&a).unwrap().unwrap();
+    c.submit(&a, &Lease::of(&first).unwrap(), &play(&first))
+        .unwrap();
+    let second = c.request_work(&b).unwrap().unwrap();
+    assert_ne!(first.unit_id, second.unit_id);
+    drop(c);
+    // The first unit's counted games, under the unleased second's name.
+    std::fs::copy(
+        unit_file(&dir, &first.unit_id),
+        unit_file(&dir, &second.unit_id),
+    )
+    .unwrap();
+    std::fs::write(dir.join("campaigns/short/unit-short-999.parquet"), b"junk").unwrap();
+    std::fs::write(dir.join("campaigns/short/unit-nothing.parquet"), b"junk").unwrap();
+
+    let c = open(&dir);
+    let moved = &c.startup_check().quarantined;
+    let said: Vec<String> = moved.iter().map(ToString::to_string).collect();
+    assert_eq!(moved.len(), 3, "{said:#?}");
+    assert!(
+        said[0].contains(&format!("unit {}", second.unit_id))
+            && said[0].contains("is not the unit's"),
+        "{said:#?}"
+    );
+    assert_eq!(
+        moved[1..].iter().map(|q| q.outcome).collect::<Vec<_>>(),
+        [QuarantineOutcome::Stray, QuarantineOutcome::Stray]
+    );
+    assert_eq!(c.campaign(&campaign_id("short")).unwrap().pairs_done, 1);
+    let left: Vec<String> = std::fs::read_dir(dir.join("campaigns/short"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".parquet"))
+        .collect();
+    assert_eq!(left, [format!("unit-{}.parquet", first.unit_id)]);
+    // The second unit is played again, and the campaign ends whole.
+    let w = worker(&c, "w");
+    while let Some(unit) = c.request_work(&w).unwrap() {
+        c.submit(&w, &Lease::of(&unit).unwrap(), &play(&unit))
+            .unwrap();
+    }
+    let view = c.campaign(&campaign_id("short")).unwrap();
+    assert_eq!((view.state, view.pairs_done), (CampaignState::Finished, 4));
+}
+
 /// Submits a unit `key` leases with its first game's result changed.
 fn submit_forged(c: &Coordinator, key: &WorkerKey) -> v1::WorkUnit {
     let unit = c.request_work(key).unwrap().unwrap();

@@ -329,6 +329,9 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             startup.checked,
             startup.quarantined.len()
         );
+        for (id, why) in bound.coordinator().unloaded_campaigns() {
+            eprintln!("campaign '{id}' paused, as it cannot be rebuilt: {why}");
+        }
         bound.serve(shutdown::signal()).await?;
         Ok(ExitCode::SUCCESS)
     })

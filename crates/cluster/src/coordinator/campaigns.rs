@@ -320,6 +320,9 @@ impl Coordinator {
             }
             .into());
         }
+        if state == CampaignState::Running {
+            self.reload_if_unloaded(id)?;
+        }
         campaigns::set_state(&self.db(), id, state)?;
         self.write_spsa_trajectory(id, true)?;
         if state.is_over() {
@@ -327,6 +330,31 @@ impl Coordinator {
         }
         self.changed();
         self.campaign(id)
+    }
+}
+
+impl Coordinator {
+    /// Rebuilds campaign `id` if start-up could not (its inputs restored
+    /// since, say), so that it can run again.
+    ///
+    /// # Errors
+    /// [`CampaignError::Unloaded`] with why it still cannot be rebuilt.
+    fn reload_if_unloaded(&self, id: &CampaignId) -> Result<(), CoordinatorError> {
+        if !self.unloaded_lock().contains_key(id) {
+            return Ok(());
+        }
+        let text = self.campaign_file(id)?;
+        let live = restore_campaign(&self.db(), id, &text, &self.inputs_dir(), self.artifacts())
+            .map_err(|e| CampaignError::Unloaded {
+                id: id.clone(),
+                reason: e.to_string(),
+            })?;
+        self.campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id.clone(), live);
+        self.unloaded_lock().remove(id);
+        Ok(())
     }
 }
 

@@ -69,34 +69,101 @@ impl Coordinator {
         // played again rather than counted to nobody.
         let pending = units::pending(&self.db())?;
         let mut quarantined = Vec::new();
-        for units::PendingUnit {
-            id: unit,
-            campaign,
-            worker,
-        } in pending
-        {
-            let file = self.unit_file(&campaign, &unit);
-            if file.exists() {
-                let games = read_games(&file);
-                match (games, worker) {
-                    (Ok(file), Some(worker)) => {
-                        self.count_unit(&campaign, &unit, &worker, &file.games)?;
-                    }
-                    (Ok(_), None) => quarantined.push(self.quarantine_uncounted(
-                        &campaign,
-                        &unit,
-                        "its uncounted games file is of no worker's lease".to_owned(),
-                    )?),
-                    (Err(e), _) => quarantined.push(self.quarantine_uncounted(
-                        &campaign,
-                        &unit,
-                        format!("its uncounted games file does not read: {e}"),
-                    )?),
+        for unit in pending {
+            let file = self.unit_file(&unit.campaign, &unit.id);
+            if !file.exists() {
+                continue;
+            }
+            let checked = read_games(&file)
+                .map_err(|e| format!("its uncounted games file does not read: {e}"))
+                .and_then(|read| {
+                    self.belongs_to(&unit, &read.games)?;
+                    Ok(read.games)
+                });
+            match (checked, &unit.worker) {
+                (Ok(games), Some(worker)) => {
+                    self.count_unit(&unit.campaign, &unit.id, worker, &games)?;
+                }
+                (Ok(_), None) => quarantined.push(self.quarantine_uncounted(
+                    &unit.campaign,
+                    &unit.id,
+                    "its uncounted games file is of no worker's lease".to_owned(),
+                )?),
+                (Err(reason), _) => {
+                    quarantined.push(self.quarantine_uncounted(&unit.campaign, &unit.id, reason)?)
                 }
             }
         }
+        quarantined.extend(self.quarantine_strays()?);
         self.remove_unfinished_writes()?;
         Ok(quarantined)
+    }
+
+    /// Checks that `games`, found in the file of the uncounted `unit`, are
+    /// that unit's (its game ids, pairs, seeds and run), so that a file
+    /// named like an unfinished unit is counted only if it is the unit's own.
+    ///
+    /// # Errors
+    /// Why they are not, as text.
+    fn belongs_to(&self, unit: &units::PendingUnit, games: &[GameRecord]) -> Result<(), String> {
+        let perturbation = UnitPerturbation::from_text(&unit.spsa).map_err(|e| e.to_string())?;
+        let config = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&unit.campaign)
+            .ok_or("its campaign is not loaded")?
+            .unit_config(perturbation.as_ref());
+        if games.len() as u64 != 2 * unit.pair_count {
+            return Err(format!(
+                "its uncounted games file holds {} games; the unit is {}",
+                games.len(),
+                2 * unit.pair_count
+            ));
+        }
+        validate::check_identity(&config, unit.id.first_pair(), unit.pair_count, games)
+            .map_err(|r| format!("its uncounted games file is not the unit's: {r}"))
+    }
+
+    /// Moves to `quarantine/` every file of a campaign's directory named
+    /// like a unit's games (`unit-*.parquet`) that is of no unit of the
+    /// campaign, so that a stray file never reaches a reader's glob.
+    fn quarantine_strays(&self) -> Result<Vec<Quarantined>, CoordinatorError> {
+        let mut moved = Vec::new();
+        let ids: Vec<CampaignId> = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect();
+        for campaign in ids {
+            let dir = self.campaign_dir(&campaign);
+            let Ok(files) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for file in files.flatten() {
+                let name = file.file_name().to_string_lossy().into_owned();
+                let Some(stem) = name
+                    .strip_prefix("unit-")
+                    .and_then(|n| n.strip_suffix(".parquet"))
+                else {
+                    continue;
+                };
+                let known = stem
+                    .parse::<UnitId>()
+                    .ok()
+                    .filter(|u| u.campaign() == &campaign)
+                    .map(|u| units::status(&self.db(), &u))
+                    .transpose()?
+                    .flatten()
+                    .is_some();
+                if !known {
+                    moved.push(self.quarantine_stray(&campaign, &file.path(), &name)?);
+                }
+            }
+        }
+        Ok(moved)
     }
 
     /// Removes the temporary files of writes a crash cut short.

@@ -53,6 +53,15 @@ pub enum CampaignError {
         "campaign '{0}' is an SPSA tune: its updates cannot be taken back; stop it and start a new one"
     )]
     SpsaExclusion(CampaignId),
+    /// The campaign could not be rebuilt at start-up (a captured input
+    /// missing or changed), and still cannot: it stays paused.
+    #[error("campaign '{id}' cannot run: {reason}")]
+    Unloaded {
+        /// The campaign.
+        id: CampaignId,
+        /// Why it cannot be rebuilt.
+        reason: String,
+    },
 }
 
 /// A worker's lease request that cannot be done.

@@ -48,7 +48,7 @@ pub use lock::LOCK_FILE;
 pub use pgn::PGN_FILE;
 pub use spsa_final::{FINAL_OPTIONS, FINAL_SPSA, FINAL_TOML};
 pub use tokens::{Scope, TokenHash, issue_token_in, random_hex};
-pub use verify::{FileCheck, QuarantineOutcome, Quarantined};
+pub use verify::{FileCheck, QuarantineOutcome, Quarantined, QuarantinedFile};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};
 pub use crate::ids::{CampaignId, UnitId, WorkerId};
@@ -107,6 +107,9 @@ pub struct Coordinator {
     lease: Duration,
     signature: u64,
     campaigns: Mutex<HashMap<CampaignId, Live>>,
+    /// Campaigns that could not be rebuilt at start-up (a captured input
+    /// missing or changed), with why: paused, and rebuilt when resumed.
+    unloaded: Mutex<HashMap<CampaignId, String>>,
     tokens: Mutex<HashMap<TokenHash, Scope>>,
     changes: tokio::sync::watch::Sender<u64>,
     /// How much play a new unit is sized to, at the asking worker's rate.
@@ -176,6 +179,7 @@ impl Coordinator {
             lease,
             signature,
             campaigns: Mutex::new(HashMap::new()),
+            unloaded: Mutex::new(HashMap::new()),
             tokens: Mutex::new(HashMap::new()),
             changes,
             trajectories: Mutex::new(HashMap::new()),
@@ -206,12 +210,32 @@ impl Coordinator {
         Ok(c)
     }
 
+    pub(super) fn unloaded_lock(&self) -> MutexGuard<'_, HashMap<CampaignId, String>> {
+        self.unloaded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The campaigns that could not be rebuilt at start-up, paused, with why.
+    pub fn unloaded_campaigns(&self) -> Vec<(CampaignId, String)> {
+        let mut list: Vec<(CampaignId, String)> = self
+            .unloaded_lock()
+            .iter()
+            .map(|(id, why)| (id.clone(), why.clone()))
+            .collect();
+        list.sort();
+        list
+    }
+
     fn db(&self) -> MutexGuard<'_, Connection> {
         self.db
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Rebuilds every stored campaign. One that cannot be rebuilt (a
+    /// captured input missing or changed) is paused and set aside with the
+    /// reason, never stopping the coordinator and the other campaigns.
     fn load(&self) -> Result<(), CoordinatorError> {
         let db = self.db();
         let mut campaigns = self
@@ -219,14 +243,27 @@ impl Coordinator {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         for stored in state::campaigns::all(&db)? {
-            let live = restore_campaign(
+            match restore_campaign(
                 &db,
                 &stored.id,
                 &stored.config_toml,
                 &self.inputs_dir(),
                 &self.artifacts,
-            )?;
-            campaigns.insert(stored.id, live);
+            ) {
+                Ok(live) => {
+                    campaigns.insert(stored.id, live);
+                }
+                Err(e) => {
+                    state::campaigns::change_state(
+                        &db,
+                        &stored.id,
+                        CampaignState::Running,
+                        CampaignState::Paused,
+                    )?;
+                    tracing::warn!("campaign '{}' paused: {e}", stored.id);
+                    self.unloaded_lock().insert(stored.id, e.to_string());
+                }
+            }
         }
         let mut tokens = self
             .tokens

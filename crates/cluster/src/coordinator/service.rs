@@ -35,7 +35,8 @@ impl From<CoordinatorError> for Status {
             CoordinatorError::Campaign(
                 CampaignError::Exists(_)
                 | CampaignError::Over { .. }
-                | CampaignError::SpsaExclusion(_),
+                | CampaignError::SpsaExclusion(_)
+                | CampaignError::Unloaded { .. },
             )
             | CoordinatorError::Lease(LeaseError::Lost(_) | LeaseError::NotHeld(_)) => {
                 Code::FailedPrecondition

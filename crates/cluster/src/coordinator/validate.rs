@@ -86,25 +86,7 @@ pub fn validate_unit(
     pair_count: u64,
     games: &[GameRecord],
 ) -> Result<(), Rejection> {
-    let expected: Vec<u64> = (first_pair * 2..(first_pair + pair_count) * 2).collect();
-    let mut ids: Vec<u64> = games.iter().map(|g| g.game_id).collect();
-    ids.sort_unstable();
-    if ids != expected {
-        let first_wrong = expected
-            .iter()
-            .zip(&ids)
-            .find(|(a, b)| a != b)
-            .map_or(first_pair * 2, |(a, _)| *a);
-        return Err(reject(
-            first_wrong,
-            format!(
-                "{} games submitted; the unit is games {}..{}",
-                games.len(),
-                first_pair * 2,
-                (first_pair + pair_count) * 2
-            ),
-        ));
-    }
+    check_ids(first_pair, pair_count, games)?;
     let params: Vec<Vec<i32>> = config
         .players
         .iter()
@@ -135,6 +117,67 @@ pub fn validate_unit(
             || !options_match(&g.black.options, &options[black])
         {
             return Err(reject(g.game_id, "UCI options differ from the ones issued"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `games` are games `first_pair*2 ..` of the unit's pairs,
+/// each game once.
+fn check_ids(first_pair: u64, pair_count: u64, games: &[GameRecord]) -> Result<(), Rejection> {
+    let expected: Vec<u64> = (first_pair * 2..(first_pair + pair_count) * 2).collect();
+    let mut ids: Vec<u64> = games.iter().map(|g| g.game_id).collect();
+    ids.sort_unstable();
+    if ids != expected {
+        let first_wrong = expected
+            .iter()
+            .zip(&ids)
+            .find(|(a, b)| a != b)
+            .map_or(first_pair * 2, |(a, _)| *a);
+        return Err(reject(
+            first_wrong,
+            format!(
+                "{} games submitted; the unit is games {}..{}",
+                games.len(),
+                first_pair * 2,
+                (first_pair + pair_count) * 2
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that `games`, found on disk under the name of the unit of pairs
+/// `first_pair..first_pair+pair_count` of `config`, are that unit's: its
+/// game ids, each game's pair and the pair's seed, and the run. (The games
+/// themselves were validated when they were submitted, perhaps by an older
+/// build whose parameters differ.)
+///
+/// # Errors
+/// The first [`Rejection`] found.
+pub fn check_identity(
+    config: &MatchConfig,
+    first_pair: u64,
+    pair_count: u64,
+    games: &[GameRecord],
+) -> Result<(), Rejection> {
+    check_ids(first_pair, pair_count, games)?;
+    for g in games {
+        let pair = g.game_id / 2;
+        if g.pair_id != pair {
+            return Err(reject(
+                g.game_id,
+                format!("pair_id {} does not match game_id", g.pair_id),
+            ));
+        }
+        if g.seed != pair_seed(config.seed, pair) {
+            return Err(reject(g.game_id, "its seed is not its pair's"));
+        }
+        if g.run_id != config.run_id {
+            return Err(reject(
+                g.game_id,
+                format!("run {} is not the campaign's", g.run_id),
+            ));
         }
     }
     Ok(())

@@ -17,17 +17,36 @@ use ajaxlab_store::read_games;
 use ajaxlab_store::state::{CountedFile, GamesFileRecord, results, units};
 use std::path::Path;
 
-/// A unit's file that did not hold up, moved to its campaign's `quarantine/`.
+/// A file that did not hold up, moved to its campaign's `quarantine/`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quarantined {
     /// The campaign.
     pub campaign: CampaignId,
-    /// The unit.
-    pub unit: UnitId,
+    /// The file: a unit's, or one named like a unit's that is of none.
+    pub file: QuarantinedFile,
     /// What was wrong with the file.
     pub reason: String,
     /// What became of its games.
     pub outcome: QuarantineOutcome,
+}
+
+/// Whose file was quarantined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuarantinedFile {
+    /// A unit's games file.
+    Unit(UnitId),
+    /// A file named like a unit's games (`unit-*.parquet`) that is of no
+    /// unit of its campaign, by its name.
+    Stray(String),
+}
+
+impl std::fmt::Display for QuarantinedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QuarantinedFile::Unit(unit) => write!(f, "unit {unit}"),
+            QuarantinedFile::Stray(name) => write!(f, "file {name}"),
+        }
+    }
 }
 
 /// What became of a quarantined unit's games.
@@ -39,19 +58,21 @@ pub enum QuarantineOutcome {
     Replayed,
     /// An SPSA tune's: its update stands, the games are lost.
     UpdateKept,
+    /// Of no unit: nothing of it was counted, and nothing is played again.
+    Stray,
 }
 
 impl Quarantined {
     /// A quarantine, logged as a warning as it happens.
     fn said(
         campaign: &CampaignId,
-        unit: &UnitId,
+        file: QuarantinedFile,
         reason: String,
         outcome: QuarantineOutcome,
     ) -> Quarantined {
         let quarantined = Quarantined {
             campaign: campaign.clone(),
-            unit: unit.clone(),
+            file,
             reason,
             outcome,
         };
@@ -70,11 +91,12 @@ impl std::fmt::Display for Quarantined {
             QuarantineOutcome::UpdateKept => {
                 "an SPSA update: it stays in the tune, its games are lost"
             }
+            QuarantineOutcome::Stray => "nothing of it was counted",
         };
         write!(
             f,
-            "campaign '{}', unit {}: {}; moved to quarantine/, {outcome}",
-            self.campaign, self.unit, self.reason
+            "campaign '{}', {}: {}; moved to quarantine/, {outcome}",
+            self.campaign, self.file, self.reason
         )
     }
 }
@@ -209,7 +231,12 @@ impl Coordinator {
             self.count_out(campaign, std::slice::from_ref(unit))?;
             QuarantineOutcome::CountedOut
         };
-        Ok(Quarantined::said(campaign, unit, reason, outcome))
+        Ok(Quarantined::said(
+            campaign,
+            QuarantinedFile::Unit(unit.clone()),
+            reason,
+            outcome,
+        ))
     }
 
     /// Moves an uncounted unit's file that does not read to `quarantine/`;
@@ -224,9 +251,32 @@ impl Coordinator {
         units::recycle_uncounted(&self.db(), unit)?;
         Ok(Quarantined::said(
             campaign,
-            unit,
+            QuarantinedFile::Unit(unit.clone()),
             reason,
             QuarantineOutcome::Replayed,
+        ))
+    }
+
+    /// Moves `path` (named `name`), a file of `campaign`'s directory named
+    /// like a unit's games that is of no unit of it, into `quarantine/`.
+    pub(super) fn quarantine_stray(
+        &self,
+        campaign: &CampaignId,
+        path: &Path,
+        name: &str,
+    ) -> Result<Quarantined, CoordinatorError> {
+        let dir = self.campaign_dir(campaign).join("quarantine");
+        std::fs::create_dir_all(&dir).map_err(file_error(&dir))?;
+        let target = (0..)
+            .map(|n| dir.join(format!("{name}.{n}")))
+            .find(|p| !p.exists())
+            .unwrap_or_else(|| dir.join(name));
+        std::fs::rename(path, &target).map_err(file_error(path))?;
+        Ok(Quarantined::said(
+            campaign,
+            QuarantinedFile::Stray(name.to_owned()),
+            "named like a unit's games, but of no unit of the campaign".to_owned(),
+            QuarantineOutcome::Stray,
         ))
     }
 

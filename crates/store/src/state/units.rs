@@ -104,6 +104,10 @@ pub struct PendingUnit {
     pub campaign: CampaignId,
     /// The worker it was last leased to (`None` once given back).
     pub worker: Option<WorkerId>,
+    /// Its pairs (the first is in its id).
+    pub pair_count: u64,
+    /// Its SPSA perturbation, as text (empty for other kinds).
+    pub spsa: String,
 }
 
 /// How many units are in one state.
@@ -380,13 +384,16 @@ pub fn minutes_leased(db: &Connection, id: &UnitId, now_ms: i64) -> rusqlite::Re
 /// # Errors
 /// SQLite's; a [`super::RowError`] for an id that does not read.
 pub fn pending(db: &Connection) -> rusqlite::Result<Vec<PendingUnit>> {
-    let mut stmt =
-        db.prepare("select id, campaign_id, worker_id, rowid from units where state != ?1")?;
+    let mut stmt = db.prepare(
+        "select id, campaign_id, worker_id, pair_count, spsa, rowid from units where state != ?1",
+    )?;
     let rows = stmt.query_map([UnitState::Done.as_str()], |r| {
         Ok(PendingUnit {
             id: parsed(r, 0, "units", "id")?,
             campaign: parsed(r, 1, "units", "campaign_id")?,
             worker: parsed_or_empty(r, 2, "units", "worker_id")?,
+            pair_count: count(r.get(3)?),
+            spsa: r.get(4)?,
         })
     })?;
     rows.collect()
@@ -592,11 +599,15 @@ mod tests {
                     id: id("c-2"),
                     campaign: id("c-2").campaign().clone(),
                     worker: None,
+                    pair_count: 2,
+                    spsa: String::new(),
                 },
                 PendingUnit {
                     id: id("c-4"),
                     campaign: id("c-4").campaign().clone(),
                     worker: Some(worker.clone()),
+                    pair_count: 2,
+                    spsa: "1:+-".into(),
                 }
             ]
         );
