@@ -948,4 +948,25 @@ fn spsa_tunes_a_uci_engine_s_options_and_the_values_of_a_file_template() {
         out.contains("spsa.template") && out.contains("{minister}"),
         "{out}"
     );
+
+    // A template the engine cannot read (it says so, then plays on its
+    // defaults) is refused before anything is made.
+    std::fs::write(
+        ops.join("broken.toml.in"),
+        "\"afc.falcon.mg\" = {falcon} {falcon}\n",
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(ops.join("template.toml"))
+        .unwrap()
+        .replace("falcon.toml.in", "broken.toml.in")
+        .replace("\"template\"", "\"broken\"");
+    std::fs::write(ops.join("broken.toml"), text).unwrap();
+    let (ok, out) = campaign_run(&ops, "broken.toml");
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("spsa.template")
+            && out.contains("the engine could not read it: info string error"),
+        "{out}"
+    );
+    assert!(!ops.join("runs/broken").exists(), "nothing is stored");
 }

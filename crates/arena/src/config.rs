@@ -94,6 +94,10 @@ pub struct PlayerFile {
     pub disable: Option<Vec<String>>,
     /// `setoption` values, for `uci`.
     pub options: Option<BTreeMap<String, toml::Value>>,
+    /// For `uci` campaigns: options whose values are files to ship to the
+    /// workers with the engine, beside those whose names end in `Path` or
+    /// `File` (UCI's convention, `VariantPath`, `EvalFile`), which always are.
+    pub file_options: Option<Vec<String>>,
     /// Time control of this player.
     pub tc: Option<String>,
     /// Seconds allowed for start-up, for `uci`.
@@ -349,6 +353,7 @@ fn player(
                     "options",
                     file.options.as_ref().is_some_and(|o| !o.is_empty()),
                 ),
+                ("file_options", file.file_options.is_some()),
             ] {
                 if present {
                     return Err(err(key(field), "only for engine = \"uci\""));
@@ -384,6 +389,17 @@ fn player(
                     ));
                 }
             };
+            if let Some(unset) = file.file_options.iter().flatten().find(|name| {
+                !file
+                    .options
+                    .as_ref()
+                    .is_some_and(|options| options.contains_key(*name))
+            }) {
+                return Err(err(
+                    key("file_options"),
+                    format!("'{unset}' is not among the player's options"),
+                ));
+            }
             let builtin_only = [
                 ("params", file.params.is_some()),
                 ("set", file.set.is_some()),

@@ -24,9 +24,10 @@ pub struct ConnectionLimits {
     pub grpc: usize,
     /// Status page connections held at once.
     pub http: usize,
-    /// How long a new connection may send nothing, and how long an HTTP
+    /// How long a new connection may send nothing, how long an HTTP
     /// request (or an idle kept-alive connection) may take to send its
-    /// headers, before it is closed.
+    /// headers, and how long an artifact upload may pause, before it is
+    /// closed.
     pub silence: Duration,
     /// How long an HTTP request may take to send its body.
     pub http_body: Duration,

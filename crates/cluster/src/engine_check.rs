@@ -3,7 +3,9 @@
 //! that has the binary; the coordinator never runs an engine): every tuned
 //! name must be one of its spin options, with the tune's range inside the
 //! engine's; a template, filled with the start values, must give a file the
-//! engine starts with.
+//! engine starts with and reads without an error (an engine that cannot
+//! read it says so in an `info string` and plays on its defaults, and a
+//! whole tune would run on them).
 
 use crate::artifacts::ArtifactHash;
 use crate::campaign::{CampaignKind, CampaignSpec, SpsaTarget};
@@ -60,12 +62,20 @@ pub fn check_tuned_engine(spec: &CampaignSpec) -> Result<(), ConfigError> {
                 .map_err(|e| err("spsa.template", format!("{}: {e}", filled.display())))?;
             let mut player = player.clone();
             player.set_option(&t.option, filled.display().to_string());
-            let started = start(player, "spsa.template").map(drop).map_err(|e| {
-                err(
-                    "spsa.template",
-                    format!("filled with the start values: {}", e.message),
-                )
-            });
+            let started = start(player, "spsa.template")
+                .and_then(|engine| match engine.option_errors().first() {
+                    Some(said) => Err(err(
+                        "spsa.template",
+                        format!("the engine could not read it: {said}"),
+                    )),
+                    None => Ok(()),
+                })
+                .map_err(|e| {
+                    err(
+                        "spsa.template",
+                        format!("filled with the start values: {}", e.message),
+                    )
+                });
             let _ = std::fs::remove_file(&filled);
             started
         }

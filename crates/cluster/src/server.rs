@@ -64,13 +64,19 @@ pub async fn serve_tls(
     let worker_auth = authenticate(Arc::clone(&coordinator), Scope::Worker);
     let operator_auth = authenticate(Arc::clone(&coordinator), Scope::Operator);
     // Tokens are checked per call: uploads take an operator's, fetches a worker's.
-    let artifacts = ArtifactsServer::new(ArtifactService(Arc::clone(&coordinator)));
+    let artifacts = ArtifactsServer::new(ArtifactService {
+        coordinator: Arc::clone(&coordinator),
+        upload_idle: limits.silence,
+    });
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<WorkerServer<WorkerService>>().await;
     health
         .set_serving::<OperatorServer<OperatorService>>()
         .await;
-    let mut builder = tonic::transport::Server::builder();
+    // Pings find peers that vanished without closing their connection.
+    let mut builder = tonic::transport::Server::builder()
+        .http2_keepalive_interval(Some(std::time::Duration::from_secs(30)))
+        .http2_keepalive_timeout(Some(std::time::Duration::from_secs(20)));
     if let Some(id) = tls {
         let identity = tonic::transport::Identity::from_pem(id.cert_pem, id.key_pem);
         builder =

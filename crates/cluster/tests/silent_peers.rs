@@ -189,3 +189,51 @@ fn a_request_body_that_stalls_is_cut_off() {
         "a body that stopped after two bytes held its connection"
     );
 }
+
+#[test]
+fn an_upload_that_stalls_is_dropped_with_its_partial_file() {
+    let dir = temp_dir("stalled-upload");
+    let coordinator = Arc::new(Coordinator::open(&dir, Duration::from_secs(60), 7).unwrap());
+    let token = coordinator.issue_token(Scope::Operator, "op").unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (grpc, _) = runtime.block_on(serve(Arc::clone(&coordinator)));
+    let answer = runtime.block_on(async {
+        let channel = tonic::transport::Channel::from_shared(format!("http://{grpc}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let value = format!("Bearer {token}").parse().unwrap();
+        let mut client = v1::artifacts_client::ArtifactsClient::with_interceptor(
+            channel,
+            ajaxlab_cluster::worker::Auth::new(value),
+        );
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        tx.send(v1::ArtifactChunk {
+            header: Some(v1::Header {
+                protocol_version: ajaxlab_proto::PROTOCOL_VERSION,
+            }),
+            sha256: "ab".repeat(32),
+            size: 1000,
+            data: vec![0; 10],
+        })
+        .await
+        .unwrap();
+        // `tx` stays open and sends nothing more.
+        let answer = tokio::time::timeout(
+            Duration::from_secs(10),
+            client.upload_artifact(tokio_stream::wrappers::ReceiverStream::new(rx)),
+        )
+        .await;
+        drop(tx);
+        answer
+    });
+    let status = answer
+        .expect("the stalled upload was never answered")
+        .unwrap_err();
+    assert_eq!(status.code(), tonic::Code::DeadlineExceeded, "{status}");
+    let left = std::fs::read_dir(dir.join("artifacts/sha256"))
+        .unwrap()
+        .count();
+    assert_eq!(left, 0, "no partial file is kept");
+}

@@ -73,6 +73,9 @@ pub struct UciPlayer {
     process: Option<Process>,
     engine_id: String,
     spin_options: Vec<SpinOption>,
+    /// `info string` lines saying "error" that the engine printed after
+    /// its options were set (a file option it could not read).
+    option_errors: Vec<String>,
 }
 
 /// The variants file Fairy-Stockfish needs for the Ajax variants, as the
@@ -145,6 +148,7 @@ impl UciPlayer {
             process: None,
             engine_id: String::new(),
             spin_options: Vec::new(),
+            option_errors: Vec::new(),
         };
         player.restart().map_err(|e| match e {
             PlayerError::Unusable(m) => PlayerError::Unusable(m),
@@ -159,6 +163,14 @@ impl UciPlayer {
     /// The integer options the engine offered in its answer to `uci`.
     pub fn spin_options(&self) -> &[SpinOption] {
         &self.spin_options
+    }
+
+    /// The `info string` lines saying "error" that the engine printed once
+    /// its options were set, e.g. `info string error: ParamsFile …: parse
+    /// error`: a file option it could not read, after which it plays on
+    /// its defaults.
+    pub fn option_errors(&self) -> &[String] {
+        &self.option_errors
     }
 
     fn restart(&mut self) -> Result<(), PlayerError> {
@@ -199,6 +211,7 @@ impl UciPlayer {
     }
 
     fn handshake(&mut self) -> Result<(), PlayerError> {
+        self.option_errors.clear();
         let timeout = self.config.startup_timeout;
         let command = self.config.command.display().to_string();
         let lines = self
@@ -257,11 +270,23 @@ impl UciPlayer {
                     )));
                 }
                 self.send(&format!("setoption name UCI_Variant value {wanted}"))?;
+                self.note_option_errors(&lines);
             }
         }
         self.send("isready")?;
-        self.collect_until("readyok", timeout)?;
+        let lines = self.collect_until("readyok", timeout)?;
+        self.note_option_errors(&lines);
         Ok(())
+    }
+
+    /// Keeps the `info string` lines of `lines` that say "error".
+    fn note_option_errors(&mut self, lines: &[String]) {
+        self.option_errors.extend(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("info string") && l.to_lowercase().contains("error"))
+                .cloned(),
+        );
     }
 
     /// Sends a file variant's definition as `VariantPath` (written to a

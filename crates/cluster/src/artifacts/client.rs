@@ -164,8 +164,11 @@ fn names_a_file(name: &str, value: &str) -> bool {
 
 /// The files of a campaign file's UCI players that go to the coordinator:
 /// each engine binary (unless it is installed on the workers,
-/// `worker_path`), and every option value naming an existing file (a
-/// `VariantPath` ini).
+/// `worker_path`), and the value of every file option: one whose name ends
+/// in `Path` or `File` (a `VariantPath` ini), or one the player lists in
+/// `file_options`. Other values are sent as they are, even where a file
+/// happens to have that name (`UCI_Variant = "chess"` beside a file
+/// `chess`).
 ///
 /// # Errors
 /// [`ArtifactError::MissingFile`] naming the key of an engine binary, or
@@ -194,13 +197,16 @@ pub fn campaign_files(text: &str) -> Result<Vec<CampaignFile>, ArtifactError> {
             let Some(text) = value.as_str() else {
                 continue;
             };
+            let marked = p.file_options.iter().flatten().any(|m| m == name);
+            if !(marked || names_a_file(name, text)) {
+                continue;
+            }
             let key = format!("players[{i}].options.{name}");
             let path = PathBuf::from(text);
-            if path.is_file() {
-                files.push(CampaignFile { key, path });
-            } else if names_a_file(name, text) {
+            if !path.is_file() {
                 return Err(ArtifactError::MissingFile { key, path });
             }
+            files.push(CampaignFile { key, path });
         }
     }
     Ok(files)
@@ -239,6 +245,22 @@ mod tests {
             files,
             [CampaignFile {
                 key: "players[0].options.VariantPath".into(),
+                path: "Cargo.toml".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_value_that_happens_to_name_a_file_is_sent_as_it_is_unless_marked() {
+        // Cargo.toml is a file here; UCI_Variant is no file option.
+        let uci = "[[players]]\nengine = \"uci\"\nworker_path = \"/usr/games/x\"\n";
+        let plain = format!("{uci}options = {{ UCI_Variant = \"Cargo.toml\" }}\n");
+        assert_eq!(campaign_files(&plain).unwrap(), []);
+        let marked = format!("{plain}file_options = [\"UCI_Variant\"]\n");
+        assert_eq!(
+            campaign_files(&marked).unwrap(),
+            [CampaignFile {
+                key: "players[0].options.UCI_Variant".into(),
                 path: "Cargo.toml".into()
             }]
         );

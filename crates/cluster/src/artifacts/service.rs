@@ -9,6 +9,7 @@ use crate::coordinator::{Coordinator, Scope};
 use ajaxlab_proto::v1::{self, artifacts_server};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
 
@@ -31,8 +32,29 @@ impl From<ArtifactError> for Status {
     }
 }
 
-/// The artifact service of a coordinator.
-pub struct ArtifactService(pub Arc<Coordinator>);
+/// The next chunk of an upload, or an error if none comes within `idle`:
+/// a stalled stream otherwise held a descriptor and a partial file for ever.
+async fn next_chunk(
+    chunks: &mut Streaming<v1::ArtifactChunk>,
+    idle: Duration,
+) -> Result<Option<v1::ArtifactChunk>, Status> {
+    match tokio::time::timeout(idle, chunks.next()).await {
+        Ok(next) => next.transpose(),
+        Err(_) => Err(Status::deadline_exceeded(format!(
+            "upload: no chunk for {} ms; upload again",
+            idle.as_millis()
+        ))),
+    }
+}
+
+/// The artifact service of a coordinator: uploads that send nothing for
+/// `upload_idle` are dropped.
+pub struct ArtifactService {
+    /// The coordinator whose store it serves.
+    pub coordinator: Arc<Coordinator>,
+    /// How long an upload may send nothing.
+    pub upload_idle: Duration,
+}
 
 type ChunkStream = Pin<Box<dyn Stream<Item = Result<v1::ArtifactChunk, Status>> + Send>>;
 
@@ -43,32 +65,31 @@ impl artifacts_server::Artifacts for ArtifactService {
         request: Request<Streaming<v1::ArtifactChunk>>,
     ) -> Result<Response<v1::ArtifactStored>, Status> {
         check_scope(
-            &self.0,
+            &self.coordinator,
             request.metadata(),
             Scope::Operator,
             "UploadArtifact (it takes an operator token)",
         )?;
         let mut chunks = request.into_inner();
-        let first = chunks
-            .next()
-            .await
-            .ok_or_else(|| Status::invalid_argument("upload: no chunk sent"))??;
+        let first = next_chunk(&mut chunks, self.upload_idle)
+            .await?
+            .ok_or_else(|| Status::invalid_argument("upload: no chunk sent"))?;
         check_header(first.header.as_ref())?;
         let hash: ArtifactHash = first.sha256.parse()?;
         let size = first.size;
-        if self.0.artifacts().contains(hash) {
+        if self.coordinator.artifacts().contains(hash) {
             return Ok(Response::new(v1::ArtifactStored {
                 sha256: hash.to_string(),
                 size,
                 already_stored: true,
             }));
         }
-        let mut landing = self.0.artifacts().receive(hash, size)?;
+        let mut landing = self.coordinator.artifacts().receive(hash, size)?;
         let mut data = first.data;
         loop {
             landing = blocking(move || landing.write(&data).map(|()| landing)).await?;
-            match chunks.next().await {
-                Some(chunk) => data = chunk?.data,
+            match next_chunk(&mut chunks, self.upload_idle).await? {
+                Some(chunk) => data = chunk.data,
                 None => break,
             }
         }
@@ -87,7 +108,7 @@ impl artifacts_server::Artifacts for ArtifactService {
         request: Request<v1::FetchArtifactRequest>,
     ) -> Result<Response<Self::FetchArtifactStream>, Status> {
         check_scope(
-            &self.0,
+            &self.coordinator,
             request.metadata(),
             Scope::Worker,
             "FetchArtifact (it takes a worker token)",
@@ -95,7 +116,7 @@ impl artifacts_server::Artifacts for ArtifactService {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let hash: ArtifactHash = r.sha256.parse()?;
-        let (path, size) = self.0.artifacts().get(hash)?;
+        let (path, size) = self.coordinator.artifacts().get(hash)?;
         let mut file =
             std::fs::File::open(&path).map_err(|e| Status::from(ArtifactError::io(&path)(e)))?;
         let (tx, rx) = tokio::sync::mpsc::channel(4);
