@@ -6,6 +6,7 @@
 //! be fetched or started is given back as an engine failure.
 
 mod engines;
+mod resources;
 
 use crate::coordinator::{Lease, Submitted};
 use crate::ids::WorkerId;
@@ -86,6 +87,14 @@ pub enum WorkerError {
     /// A unit that cannot be played.
     #[error("bad work unit: {0}")]
     BadUnit(String),
+    /// More games at once than the machine has cores.
+    #[error("--threads {threads}: this machine has {cores} cores; play at most one game per core")]
+    Threads {
+        /// Games at once asked for.
+        threads: usize,
+        /// Cores here.
+        cores: usize,
+    },
     /// The engine cache directory cannot be made or written.
     #[error("--cache-dir {}: {source}", dir.display())]
     CacheDir {
@@ -352,6 +361,13 @@ enum Played {
 /// [`WorkerError`] when the coordinator refuses the worker for good.
 pub async fn run_worker(config: WorkerConfig, mut shutdown: Shutdown) -> Result<u64, WorkerError> {
     check_cache_dir(&config.cache_dir)?;
+    let cores = resources::cores();
+    if config.threads > cores {
+        return Err(WorkerError::Threads {
+            threads: config.threads,
+            cores,
+        });
+    }
     let signature = tokio::task::spawn_blocking(bench_signature)
         .await
         .map_err(|e| WorkerError::BadUnit(e.to_string()))?;
@@ -466,14 +482,23 @@ async fn play_and_submit(
 ) -> Result<bool, WorkerError> {
     let mut match_config =
         MatchConfig::try_from(&unit).map_err(|e| WorkerError::BadUnit(e.to_string()))?;
-    let localized = localize_players(
-        &mut match_config,
-        &unit,
-        &mut clients.artifacts,
-        &config.cache_dir,
-    )
-    .await;
-    let ready = match localized {
+    let games_at_once = config
+        .threads
+        .clamp(1, usize::try_from(unit.pair_count).unwrap_or(1).max(1));
+    let ready =
+        match resources::check_affordable(&match_config, games_at_once, resources::free_memory()) {
+            Ok(()) => {
+                localize_players(
+                    &mut match_config,
+                    &unit,
+                    &mut clients.artifacts,
+                    &config.cache_dir,
+                )
+                .await
+            }
+            Err(failure) => Err(failure),
+        };
+    let ready = match ready {
         Ok(()) => check_benches(&match_config, benched).await,
         Err(failure) => Err(failure),
     };
