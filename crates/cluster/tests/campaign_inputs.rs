@@ -263,3 +263,95 @@ fn a_refused_campaign_leaves_no_copy_and_copies_are_owner_only() {
     assert_eq!(mode(&dir.join("coordinator.sqlite3")), 0o600);
     assert_eq!(mode(&dir.join("artifacts")), 0o700);
 }
+
+/// A campaign's book and variants file are sent to workers once, as
+/// artifacts named by hash in every unit, not repeated in each: a real
+/// worker fetches them and plays the campaign to its end.
+#[test]
+fn a_book_and_a_variants_file_travel_once_and_a_worker_plays_from_them() {
+    use ajaxlab_cluster::coordinator::Scope;
+    use ajaxlab_cluster::shutdown::Shutdown;
+    use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
+    use prost::Message as _;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = temp_dir("inputs-shared");
+    let book = dir.with_extension("book.epd");
+    let lines = std::fs::read_to_string(root.join("configs/figures/chess-4ply.epd")).unwrap();
+    // 4,000 positions, about 400 KB.
+    std::fs::write(&book, lines.repeat(10)).unwrap();
+    let variants = root.join("configs/designer/squirrel.ini");
+    let signature = bench_signature();
+    let c =
+        std::sync::Arc::new(Coordinator::open(&dir, Duration::from_secs(60), signature).unwrap());
+    let text = |name: &str, extra: &str| {
+        format!(
+            "games = 4\ntc = \"nodes=100\"\n{extra}\n[campaign]\nname = \"{name}\"\n[adjudication]\nmax_plies = 30\n"
+        )
+    };
+    create_sending(
+        &c,
+        &text(
+            "book",
+            &format!(
+                "variant = \"chess\"\nopenings = \"file:{}\"",
+                book.display()
+            ),
+        ),
+    )
+    .unwrap();
+    let w = c
+        .register(&TokenHash::of("look"), "look", "test", 1, signature)
+        .unwrap();
+    let unit = c.request_work(&w).unwrap().unwrap();
+    assert!(unit.encoded_len() < 16_384, "{} bytes", unit.encoded_len());
+    let full = common::inlined(&c, &unit);
+    assert!(
+        full.encoded_len() > 200_000,
+        "the unit names the book it shares: {} bytes with it",
+        full.encoded_len()
+    );
+    c.release(&w, &Lease::of(&unit).unwrap()).unwrap();
+    create_sending(
+        &c,
+        &text(
+            "designer",
+            &format!(
+                "variants = \"{}\"\nvariant = \"squirrel\"",
+                variants.display()
+            ),
+        ),
+    )
+    .unwrap();
+
+    let token = c.issue_token(Scope::Worker, "w").unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let served = common::Served::start(std::sync::Arc::clone(&c)).await;
+        let (stop, shutdown) = Shutdown::new();
+        let worker = tokio::spawn(run_worker(
+            WorkerConfig {
+                remote: ajaxlab_cluster::remote::Remote {
+                    url: served.url.clone(),
+                    token,
+                    tls_ca: None,
+                },
+                threads: 1,
+                name: "w".into(),
+                cache_dir: dir.join("worker-cache"),
+                in_flight: std::sync::Arc::default(),
+            },
+            shutdown,
+        ));
+        let start = std::time::Instant::now();
+        while ["book", "designer"]
+            .iter()
+            .any(|n| c.campaign(&campaign_id(n)).unwrap().state.as_str() != "finished")
+        {
+            assert!(start.elapsed() < Duration::from_secs(180), "not finished");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        stop.stop();
+        worker.await.unwrap().unwrap();
+        served.stop().await;
+    });
+}

@@ -25,7 +25,7 @@ use std::time::Duration;
 fn play_out(c: &Coordinator, worker: &WorkerKey) -> usize {
     let mut units = 0;
     while let Some(unit) = c.request_work(worker).unwrap() {
-        let games = play(&unit);
+        let games = play(&common::inlined(c, &unit));
         assert_eq!(
             c.submit(worker, &Lease::of(&unit).unwrap(), &games)
                 .unwrap(),
@@ -418,11 +418,19 @@ max_plies = 60
     .unwrap();
     let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
     let unit = c.request_work(&w).unwrap().unwrap();
+    // The unit names the file by its hash; the worker fetches it once.
     let sent = unit.file_variant.as_ref().unwrap();
+    let hash = ajaxlab_cluster::artifacts::ArtifactHash::of(text.as_bytes()).to_string();
     assert_eq!(
-        (sent.name.as_str(), sent.variants_ini.as_str()),
-        ("squirrel", text.as_str())
+        (
+            sent.name.as_str(),
+            sent.variants_ini.as_str(),
+            sent.variants_sha256.as_str()
+        ),
+        ("squirrel", "", hash.as_str())
     );
+    let unit = common::inlined(&c, &unit);
+    assert_eq!(unit.file_variant.as_ref().unwrap().variants_ini, text);
     let games = play(&unit);
     if unit.imbalance_first == ["S=N"] {
         assert!(

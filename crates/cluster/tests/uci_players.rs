@@ -479,3 +479,92 @@ fn a_build_whose_bench_differs_is_refused_with_both_numbers() {
         "{failures:?}"
     );
 }
+
+/// `honest` made to claim that the second player's engine crashed at once
+/// in every game: at ply 0 when it is White, at ply 1 when it is Black, so
+/// that the first player wins every pair.
+fn claim_crashes(honest: &[v1::GameRecord]) -> Vec<v1::GameRecord> {
+    honest
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            let second_is_white = g.game_id % 2 == 1;
+            g.moves.truncate(usize::from(!second_is_white));
+            g.termination = i32::from(v1::Termination::EngineCrash);
+            g.result = i32::from(if second_is_white {
+                v1::GameResult::BlackWins
+            } else {
+                v1::GameResult::WhiteWins
+            });
+            let start = ajaxlab_rules::Position::from_fen_in(
+                ajaxlab_rules::VariantKind::AjaxFalcon.variant(),
+                &g.start_fen,
+            )
+            .unwrap();
+            let mut game = ajaxlab_rules::Game::new(start);
+            let played = g.opening_moves.iter().chain(g.moves.iter().map(|m| &m.uci));
+            for uci in played {
+                let mv = game.position().parse_uci(uci).unwrap();
+                game.play(mv).unwrap();
+            }
+            g.final_fen = game.position().fen();
+            g
+        })
+        .collect()
+}
+
+#[test]
+fn a_token_whose_games_end_in_claimed_crashes_is_refused_and_counted_out() {
+    let dir = temp_dir("uci-crash-claims");
+    let c = open(&dir.join("state"));
+    let binary = ship(&c, &dir, "players[0].path", "engine-a", b"#!/bin/sh\n");
+    let text = TWO_ENGINES
+        .replace("games = 8", "games = 40")
+        .replace("[[players]]\nengine = \"uci\"\nname = \"installed\"\nworker_path = \"/usr/games/fairy-stockfish\"\n", "[[players]]\nengine = \"uci\"\nname = \"other\"\npath = \"engine-a\"\n[adjudication]\nmax_plies = 60\n");
+    c.create_shipped_campaign(&text, &[], &[binary]).unwrap();
+    let honest = c
+        .register(&TokenHash::of("honest"), "h", "test", 1, 7)
+        .unwrap();
+    for _ in 0..3 {
+        let unit = c.request_work(&honest).unwrap().unwrap();
+        let games = play_as_uci(&unit);
+        assert_eq!(
+            c.submit(&honest, &Lease::of(&unit).unwrap(), &games)
+                .unwrap(),
+            Submitted::Accepted
+        );
+    }
+    let honest_pairs = c.campaign(&campaign_id("two")).unwrap().pairs_done;
+    let liar = c
+        .register(&TokenHash::of("liar"), "l", "test", 1, 7)
+        .unwrap();
+    let mut refusal = None;
+    for _ in 0..4 {
+        let Some(unit) = c.request_work(&liar).unwrap() else {
+            break;
+        };
+        let claimed = claim_crashes(&play_as_uci(&unit));
+        match c.submit(&liar, &Lease::of(&unit).unwrap(), &claimed) {
+            Ok(Submitted::Accepted) => {}
+            Err(e) => {
+                refusal = Some(e.to_string());
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let refusal = refusal.expect("the claimed crashes were never refused");
+    assert!(
+        refusal.contains("ended in a claimed engine crash") && refusal.contains("other workers"),
+        "{refusal}"
+    );
+    let view = c.campaign(&campaign_id("two")).unwrap();
+    assert_eq!(
+        view.pairs_done, honest_pairs,
+        "the liar's games are counted out"
+    );
+    assert!(
+        c.request_work(&liar).unwrap().is_none(),
+        "the liar's token gets no more units"
+    );
+}

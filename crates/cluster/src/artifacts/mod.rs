@@ -8,14 +8,16 @@
 //! counted against the stated size and hashed as they come, synced and
 //! renamed into place only when the hash matches, so that nothing but a
 //! complete, verified artifact is ever under its name. [`service`] is the
-//! gRPC adapter, [`client`] the operator's and worker's side of it, and
-//! [`shipped`] runs a UCI player from its fetched copies.
+//! gRPC adapter, [`client`] the operator's and worker's side of it,
+//! [`shipped`] runs a UCI player from its fetched copies, and [`shared`]
+//! sends the texts all of a campaign's units share once.
 
 pub mod cache;
 mod chunks;
 pub mod client;
 mod landing;
 pub mod service;
+pub mod shared;
 pub mod shipped;
 pub mod store;
 

@@ -169,6 +169,22 @@ impl ArtifactStore {
         Landing::start(hash, size, self.path(hash), false)
     }
 
+    /// Stores `bytes` (a text the coordinator shares with workers) unless
+    /// they are stored already; returns their hash.
+    ///
+    /// # Errors
+    /// As [`ArtifactStore::receive`].
+    pub fn put_bytes(&self, bytes: &[u8]) -> Result<ArtifactHash, ArtifactError> {
+        let hash = ArtifactHash::of(bytes);
+        if self.contains(hash) {
+            return Ok(hash);
+        }
+        let mut landing = self.receive(hash, bytes.len() as u64)?;
+        landing.write(bytes)?;
+        landing.finish()?;
+        Ok(hash)
+    }
+
     /// Stores the file at `path` (one on this machine, for `ajaxlab
     /// campaign run`), checked as an upload is; returns its hash.
     ///

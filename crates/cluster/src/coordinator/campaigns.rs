@@ -5,6 +5,7 @@ use super::counting::spsa_snapshot;
 use super::error::{CampaignError, StorageError, file_error};
 use super::shipping;
 use super::{CampaignState, Coordinator, CoordinatorError, now_ms};
+use crate::artifacts::shared::SharedInputs;
 use crate::campaign::{CampaignSpec, parse_campaign_with};
 use crate::coordinator::kinds::{Live, UnitPerturbation};
 use crate::ids::CampaignId;
@@ -190,7 +191,9 @@ impl Coordinator {
             .into_iter()
             .map(|spec| {
                 let players = shipping::resolve(&spec, shipped).map_err(CampaignError::File)?;
-                Ok(Live::new(spec, toml_text.to_owned(), players))
+                let shared = SharedInputs::store(&spec.config, self.artifacts())
+                    .map_err(StorageError::from)?;
+                Ok(Live::new(spec, toml_text.to_owned(), players, shared))
             })
             .collect::<Result<_, CoordinatorError>>()?;
         {
@@ -383,7 +386,8 @@ pub(super) fn restore_campaign(
     let shipped = files::of(db, FileSet::Shipped, id)?;
     shipping::check_stored(&shipped, artifacts).map_err(|e| internal(e.to_string()))?;
     let shipped = shipping::resolve(&spec, &shipped).map_err(|e| internal(e.to_string()))?;
-    let mut live = Live::new(spec, text.to_owned(), shipped);
+    let shared = SharedInputs::store(&spec.config, artifacts).map_err(StorageError::from)?;
+    let mut live = Live::new(spec, text.to_owned(), shipped, shared);
     if live.sprt.is_some() {
         for total in results::running_totals(db, id)? {
             live.update_sprt(total);

@@ -18,8 +18,8 @@ use ajaxlab_stats::Pentanomial;
 use ajaxlab_store::atomic::TEMPORARY_MARK;
 use ajaxlab_store::record::white_counts;
 use ajaxlab_store::state::{
-    CountedResult, GamesFileRecord, SpsaSnapshot, UnitState, campaigns, exclusions, rejections,
-    results, spsa_history, units, workers,
+    CountedResult, GamesFileRecord, SpsaSnapshot, UnitPlay, UnitState, campaigns, exclusions,
+    rejections, results, spsa_history, units, workers,
 };
 use ajaxlab_store::{
     GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
@@ -260,6 +260,15 @@ impl Coordinator {
         }
         let mut sorted = records;
         sorted.sort_by_key(|g| g.game_id);
+        if let Some(why) = self.implausible_for_token(&campaign, &key.token, &sorted)? {
+            let rejection = validate::Rejection {
+                game_id: 2 * held.first_pair,
+                reason: format!("{why}; the token's units go to other workers"),
+            };
+            let refused = self.refuse(&campaign, unit, &key.token, rejection);
+            self.exclude_implausible(&campaign, worker);
+            return Err(refused);
+        }
         metadata.param_names = ajaxlab_engine::params::specs_for(config.variant)
             .iter()
             .map(|s| s.name.to_owned())
@@ -270,6 +279,36 @@ impl Coordinator {
         bump(&self.counters.accepted, 1);
         bump(&self.counters.games, sorted.len() as u64);
         Ok(Submitted::Accepted)
+    }
+
+    /// Why `games`, added to the counted games of `token` in `campaign`,
+    /// are implausible next to the other tokens' ([`outliers::implausible_play`]).
+    fn implausible_for_token(
+        &self,
+        campaign: &CampaignId,
+        token: &TokenHash,
+        games: &[GameRecord],
+    ) -> Result<Option<String>, CoordinatorError> {
+        let db = self.db();
+        let mine = results::play(&db, campaign, Some(token))?;
+        let all = results::play(&db, campaign, None)?;
+        Ok(outliers::implausible_play(
+            mine + UnitPlay::of(games),
+            all - mine,
+        ))
+    }
+
+    /// Counts the games of `worker`'s token out of `campaign` (they are
+    /// played again by others) after an implausible unit; an SPSA tune's
+    /// updates cannot be taken back, so there the refusals alone keep the
+    /// token out.
+    fn exclude_implausible(&self, campaign: &CampaignId, worker: &WorkerId) {
+        match self.exclude_worker(campaign, worker) {
+            Ok(_) => {
+                tracing::warn!(%campaign, %worker, "implausible games: the token's games are counted out")
+            }
+            Err(e) => tracing::warn!(%campaign, %worker, "implausible games, not counted out: {e}"),
+        }
     }
 
     /// The error a refused submission answers, once the refusal is noted
@@ -374,6 +413,7 @@ impl Coordinator {
                     bytes: file.bytes,
                     games: u64::try_from(games.len()).unwrap_or(u64::MAX),
                 },
+                play: UnitPlay::of(games),
             },
         )?;
         units::mark_done(&tx, unit)?;

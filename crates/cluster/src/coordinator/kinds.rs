@@ -5,6 +5,7 @@
 
 use super::validate::{IssuedOption, IssuedValue};
 use crate::artifacts::ArtifactHash;
+use crate::artifacts::shared::SharedInputs;
 use crate::artifacts::shipped::Shipped;
 use crate::campaign::{CampaignKind, CampaignSpec, SpsaTarget};
 use ajaxlab_arena::MatchConfig;
@@ -29,11 +30,20 @@ pub struct Live {
     pub spsa: Option<Spsa>,
     /// What each player ships with (UCI binaries and option files).
     pub shipped: [Shipped; 2],
+    /// The texts every unit shares (variants file, opening list), stored as
+    /// artifacts and named by hash in the units.
+    pub shared: SharedInputs,
 }
 
 impl Live {
-    /// A campaign before any unit is counted, its players shipping `shipped`.
-    pub fn new(spec: CampaignSpec, toml: String, shipped: [Shipped; 2]) -> Live {
+    /// A campaign before any unit is counted, its players shipping
+    /// `shipped`, its units sharing `shared`.
+    pub fn new(
+        spec: CampaignSpec,
+        toml: String,
+        shipped: [Shipped; 2],
+        shared: SharedInputs,
+    ) -> Live {
         let sprt = match &spec.kind {
             CampaignKind::Sprt(config) => Sprt::new(*config).ok(),
             _ => None,
@@ -48,6 +58,7 @@ impl Live {
             sprt,
             spsa,
             shipped,
+            shared,
         }
     }
 

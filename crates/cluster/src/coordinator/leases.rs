@@ -278,6 +278,7 @@ impl Coordinator {
         let config = live.unit_config(perturbation.as_ref());
         let filled = live.filled_templates(perturbation.as_ref());
         let shipped = live.shipped.clone();
+        let shared = live.shared;
         drop(campaigns);
         let count = u32::try_from(count).unwrap_or(u32::MAX);
         bump(&self.counters.leased, 1);
@@ -291,6 +292,7 @@ impl Coordinator {
             pair_count: count,
         });
         super::shipping::apply(&mut unit, &shipped);
+        shared.apply(&mut unit);
         if let Some(filled) = &filled {
             super::shipping::fill_templates(&mut unit, filled);
         }

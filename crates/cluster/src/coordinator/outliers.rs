@@ -3,9 +3,58 @@
 //! move it), in standard errors of the campaign's pentanomial variance for
 //! that worker's number of pairs. A worker further than [`Z_LIMIT`] is
 //! flagged: a broken machine, a different binary, or foul play.
+//!
+//! How a token's games end is checked too ([`implausible_play`]): games
+//! ended by claimed engine failures far more often than the other tokens'
+//! games, or far shorter games, are what a worker that claims its
+//! opponent's engine crashed produces (one token once pushed an SPRT to
+//! +1200 Elo with 0–1-ply "wins"), and what a broken machine produces.
 
 use crate::ids::WorkerId;
 use ajaxlab_stats::Pentanomial;
+use ajaxlab_store::state::UnitPlay;
+
+/// Claimed engine failures a token must have before it can be flagged.
+pub const MIN_FAILURES: u64 = 4;
+
+/// The failure rate assumed of a campaign before its games say otherwise:
+/// a prior worth [`PRIOR_GAMES`] games, one failure in them.
+const PRIOR_GAMES: u64 = 20;
+
+/// A token's games are flagged as short when they average less than the
+/// others' average divided by this.
+const SHORT_GAMES_RATIO: f64 = 3.0;
+
+/// Why the games of one token (`token`, this unit's included) are
+/// implausible next to the other tokens' (`others`) in the same campaign,
+/// if they are: claimed engine failures (crashes, timeouts, illegal moves)
+/// more than [`Z_LIMIT`] standard errors above the others' rate (with a
+/// prior of one in [`PRIOR_GAMES`], so that a token alone is judged too),
+/// at least [`MIN_FAILURES`] of them; or, with [`MIN_PAIRS`] pairs on each
+/// side, games averaging under a third of the others' length.
+pub fn implausible_play(token: UnitPlay, others: UnitPlay) -> Option<String> {
+    let rate = (others.failures + 1) as f64 / (others.games + PRIOR_GAMES) as f64;
+    let (n, x) = (token.games as f64, token.failures as f64);
+    let z = (x - n * rate) / (n * rate * (1.0 - rate)).sqrt();
+    if token.failures >= MIN_FAILURES && z > Z_LIMIT {
+        return Some(format!(
+            "{} of {} games ended in a claimed engine crash, timeout or illegal move, against {} of the other workers' {} ({z:.1} standard errors above)",
+            token.failures, token.games, others.failures, others.games
+        ));
+    }
+    let enough = 2 * MIN_PAIRS;
+    if token.games >= enough && others.games >= enough {
+        let mean = |p: UnitPlay| p.plies as f64 / p.games as f64;
+        if mean(token) * SHORT_GAMES_RATIO < mean(others) {
+            return Some(format!(
+                "its games average {:.1} plies, the other workers' {:.1}",
+                mean(token),
+                mean(others)
+            ));
+        }
+    }
+    None
+}
 
 /// Standard errors beyond which a worker is flagged.
 pub const Z_LIMIT: f64 = 3.0;
@@ -66,6 +115,45 @@ mod tests {
 
     fn w(id: &str) -> WorkerId {
         format!("w-{id}").parse().unwrap()
+    }
+
+    fn play(games: u64, failures: u64, plies: u64) -> UnitPlay {
+        UnitPlay {
+            games,
+            failures,
+            plies,
+        }
+    }
+
+    #[test]
+    fn claimed_crashes_or_short_games_far_beyond_the_others_are_implausible() {
+        // 38 one-ply "wins" by claimed crashes, alone or beside honest workers.
+        let claims = play(38, 38, 38);
+        assert!(implausible_play(claims, UnitPlay::default()).is_some());
+        let why = implausible_play(claims, play(400, 2, 32_000)).unwrap();
+        assert!(
+            why.starts_with("38 of 38 games ended in a claimed engine crash"),
+            "{why}"
+        );
+        // An honest token on a campaign whose engine crashes now and then.
+        assert_eq!(
+            implausible_play(play(40, 2, 3200), play(400, 20, 32_000)),
+            None
+        );
+        assert_eq!(
+            implausible_play(play(40, 3, 3200), UnitPlay::default()),
+            None
+        );
+        // Short games without claimed failures.
+        let why = implausible_play(play(40, 0, 400), play(400, 0, 32_000)).unwrap();
+        assert!(
+            why.contains("average 10.0 plies, the other workers' 80.0"),
+            "{why}"
+        );
+        assert_eq!(
+            implausible_play(play(40, 0, 2400), play(400, 0, 32_000)),
+            None
+        );
     }
 
     #[test]

@@ -29,6 +29,19 @@ pub(super) struct EngineFailure {
     pub(super) lasting: bool,
 }
 
+impl EngineFailure {
+    /// A fetch from the coordinator that failed: lasting unless the
+    /// coordinator could not answer now (a protocol or transport error, a
+    /// damaged copy it holds).
+    pub(super) fn fetching(e: &ArtifactError) -> EngineFailure {
+        EngineFailure {
+            player: String::new(),
+            reason: e.to_string(),
+            lasting: !matches!(e, ArtifactError::Protocol(_)),
+        }
+    }
+}
+
 /// Points the UCI players of `config` (made from `unit`) at the cached
 /// copies of what they ship with, fetching what the cache in `cache_dir`
 /// lacks, and at the files an SPSA unit sends as text (filled templates),

@@ -8,6 +8,8 @@
 mod engines;
 mod resources;
 
+use crate::artifacts::ArtifactCache;
+use crate::artifacts::cache::DEFAULT_CACHE_BYTES;
 use crate::coordinator::{Lease, Submitted};
 use crate::ids::WorkerId;
 use crate::remote::{Remote, RemoteError};
@@ -166,6 +168,9 @@ fn transient(status: &tonic::Status) -> bool {
             | tonic::Code::Unknown
             | tonic::Code::ResourceExhausted
             | tonic::Code::Aborted
+            // An answer too large to decode: one unit's trouble, not the
+            // worker's end (it is asked again after a pause).
+            | tonic::Code::OutOfRange
     )
 }
 
@@ -469,6 +474,47 @@ fn renewal_interval(lease_ms: u64) -> Duration {
     Duration::from_millis((lease_ms / 3).max(200))
 }
 
+/// The match of `unit` as this worker plays it: the texts its campaign
+/// shares fetched and put back, converted, checked against this machine's
+/// memory, its engines fetched and benched.
+///
+/// # Errors
+/// An [`EngineFailure`]: lasting for a unit this worker cannot play (one
+/// it cannot read, cannot afford, an engine that does not start), passing
+/// for a fetch that failed for now.
+async fn prepare(
+    clients: &mut Clients,
+    benched: &mut Benched,
+    unit: &v1::WorkUnit,
+    config: &WorkerConfig,
+) -> Result<MatchConfig, EngineFailure> {
+    let mut unit = unit.clone();
+    let cache = ArtifactCache::open(&config.cache_dir, DEFAULT_CACHE_BYTES)
+        .map_err(|e| EngineFailure::fetching(&e))?;
+    crate::artifacts::shared::inline(&mut unit, &mut clients.artifacts, &cache)
+        .await
+        .map_err(|e| EngineFailure::fetching(&e))?;
+    // A unit this build cannot read is given back, not the worker's end.
+    let mut match_config = MatchConfig::try_from(&unit).map_err(|e| EngineFailure {
+        player: String::new(),
+        reason: format!("bad work unit: {e}"),
+        lasting: true,
+    })?;
+    let games_at_once = config
+        .threads
+        .clamp(1, usize::try_from(unit.pair_count).unwrap_or(1).max(1));
+    resources::check_affordable(&match_config, games_at_once, resources::free_memory())?;
+    localize_players(
+        &mut match_config,
+        &unit,
+        &mut clients.artifacts,
+        &config.cache_dir,
+    )
+    .await?;
+    check_benches(&match_config, benched).await?;
+    Ok(match_config)
+}
+
 /// Plays one unit with its lease renewed meanwhile, then submits it (or
 /// releases it on shutdown). Returns whether it was submitted.
 async fn play_and_submit(
@@ -480,38 +526,20 @@ async fn play_and_submit(
     config: &WorkerConfig,
     shutdown: &Shutdown,
 ) -> Result<bool, WorkerError> {
-    let mut match_config =
-        MatchConfig::try_from(&unit).map_err(|e| WorkerError::BadUnit(e.to_string()))?;
-    let games_at_once = config
-        .threads
-        .clamp(1, usize::try_from(unit.pair_count).unwrap_or(1).max(1));
-    let ready =
-        match resources::check_affordable(&match_config, games_at_once, resources::free_memory()) {
-            Ok(()) => {
-                localize_players(
-                    &mut match_config,
-                    &unit,
-                    &mut clients.artifacts,
-                    &config.cache_dir,
-                )
-                .await
+    let ready = prepare(clients, benched, &unit, config).await;
+    let match_config = match ready {
+        Ok(match_config) => match_config,
+        Err(failure) => {
+            if failure.lasting {
+                release(&mut clients.work, worker_id, &unit, lease, Some(&failure)).await;
+            } else {
+                tracing::warn!("cannot fetch an engine now, unit given back: {failure}");
+                release(&mut clients.work, worker_id, &unit, lease, None).await;
+                shutdown.clone().sleep(FETCH_RETRY).await;
             }
-            Err(failure) => Err(failure),
-        };
-    let ready = match ready {
-        Ok(()) => check_benches(&match_config, benched).await,
-        Err(failure) => Err(failure),
-    };
-    if let Err(failure) = ready {
-        if failure.lasting {
-            release(&mut clients.work, worker_id, &unit, lease, Some(&failure)).await;
-        } else {
-            tracing::warn!("cannot fetch an engine now, unit given back: {failure}");
-            release(&mut clients.work, worker_id, &unit, lease, None).await;
-            shutdown.clone().sleep(FETCH_RETRY).await;
+            return Ok(false);
         }
-        return Ok(false);
-    }
+    };
     let client = &mut clients.work;
     let cancel = Arc::new(AtomicBool::new(false));
     let play = {

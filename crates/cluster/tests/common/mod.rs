@@ -86,6 +86,20 @@ pub(crate) fn temp_dir(prefix: &str) -> PathBuf {
     dir
 }
 
+/// `unit` with the texts its campaign shares (a variants file, an opening
+/// list) put back from `c`'s artifact store, as a worker fetches them.
+pub(crate) fn inlined(c: &Coordinator, unit: &v1::WorkUnit) -> v1::WorkUnit {
+    let mut unit = unit.clone();
+    let shared = ajaxlab_cluster::artifacts::shared::SharedInputs::of_unit(&unit).unwrap();
+    shared
+        .inline_with(&mut unit, |hash| {
+            let (path, _) = c.artifacts().get(hash)?;
+            Ok(std::fs::read(path).unwrap())
+        })
+        .unwrap();
+    unit
+}
+
 /// Plays a unit honestly, as a worker would.
 pub(crate) fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
     let config = MatchConfig::try_from(unit).unwrap();

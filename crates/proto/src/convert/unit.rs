@@ -80,6 +80,7 @@ fn file_variant(variant: &'static Variant) -> Option<v1::FileVariant> {
     Some(v1::FileVariant {
         name: variant.name().to_owned(),
         variants_ini: text.to_owned(),
+        variants_sha256: String::new(),
     })
 }
 
@@ -167,7 +168,10 @@ impl From<&OpeningSource> for v1::Openings {
             OpeningSource::Numbers(numbers) => Source::Numbers(v1::NumberList {
                 numbers: numbers.clone(),
             }),
-            OpeningSource::Fens(fens) => Source::Fens(v1::FenList { fens: fens.clone() }),
+            OpeningSource::Fens(fens) => Source::Fens(v1::FenList {
+                fens: fens.clone(),
+                fens_sha256: String::new(),
+            }),
         };
         v1::Openings {
             source: Some(source),

@@ -39,7 +39,7 @@ pub use campaigns::{
 };
 pub use exclusions::{CountedUnit, Exclusion};
 pub use files::{FileSet, Input};
-pub use results::{CountedFile, CountedResult, GamesFileRecord};
+pub use results::{CountedFile, CountedResult, GamesFileRecord, UnitPlay};
 pub use row::RowError;
 pub use spsa_history::SpsaSnapshot;
 pub use tokens::{Scope, StoredToken, TokenHash, UnknownScope};

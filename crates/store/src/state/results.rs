@@ -35,6 +35,67 @@ pub struct CountedResult<'a> {
     pub done_ms: i64,
     /// Its games file.
     pub file: &'a GamesFileRecord,
+    /// How its games went beyond their results.
+    pub play: UnitPlay,
+}
+
+/// How games went beyond their results, for the check that flags a token
+/// whose games end in claimed engine failures, or far sooner, than the
+/// others': a worker can claim that the opponent's engine crashed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitPlay {
+    /// Games.
+    pub games: u64,
+    /// Games ended by an engine's failure: a crash, a timeout, an illegal move.
+    pub failures: u64,
+    /// Plies played, over all the games.
+    pub plies: u64,
+}
+
+impl UnitPlay {
+    /// How `games` went.
+    pub fn of(games: &[crate::GameRecord]) -> UnitPlay {
+        use crate::Termination;
+        UnitPlay {
+            games: games.len() as u64,
+            failures: games
+                .iter()
+                .filter(|g| {
+                    matches!(
+                        g.termination,
+                        Termination::EngineCrash
+                            | Termination::EngineTimeout
+                            | Termination::IllegalMove
+                    )
+                })
+                .count() as u64,
+            plies: games.iter().map(|g| g.moves.len() as u64).sum(),
+        }
+    }
+}
+
+impl std::ops::Add for UnitPlay {
+    type Output = UnitPlay;
+
+    fn add(self, other: UnitPlay) -> UnitPlay {
+        UnitPlay {
+            games: self.games + other.games,
+            failures: self.failures + other.failures,
+            plies: self.plies + other.plies,
+        }
+    }
+}
+
+impl std::ops::Sub for UnitPlay {
+    type Output = UnitPlay;
+
+    fn sub(self, other: UnitPlay) -> UnitPlay {
+        UnitPlay {
+            games: self.games.saturating_sub(other.games),
+            failures: self.failures.saturating_sub(other.failures),
+            plies: self.plies.saturating_sub(other.plies),
+        }
+    }
 }
 
 /// A counted unit's file as its row recorded it.
@@ -61,8 +122,8 @@ pub fn insert(db: &Connection, result: &CountedResult<'_>) -> rusqlite::Result<(
     let p = result.pentanomial.0.map(stored);
     let w = [result.white.wins, result.white.draws, result.white.losses].map(stored);
     db.execute(
-        "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses, file_sha256, file_bytes, games)
-         values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses, file_sha256, file_bytes, games, failures, plies)
+         values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             result.unit,
             result.unit.campaign(),
@@ -78,7 +139,9 @@ pub fn insert(db: &Connection, result: &CountedResult<'_>) -> rusqlite::Result<(
             w[2],
             result.file.sha256,
             stored(result.file.bytes),
-            stored(result.file.games)
+            stored(result.file.games),
+            stored(result.play.failures),
+            stored(result.play.plies)
         ],
     )?;
     Ok(())
@@ -155,6 +218,32 @@ pub fn workers_of(db: &Connection, campaign: &CampaignId) -> rusqlite::Result<Ve
     )?;
     let rows = stmt.query_map([campaign], |r| parsed(r, 0, "results", "worker_id"))?;
     rows.collect()
+}
+
+/// How the counted games of `campaign` went: of every worker (`token`
+/// `None`), or of the workers registered under `token`'s hash.
+///
+/// # Errors
+/// SQLite's.
+pub fn play(
+    db: &Connection,
+    campaign: &CampaignId,
+    token: Option<&super::TokenHash>,
+) -> rusqlite::Result<UnitPlay> {
+    db.query_row(
+        "select coalesce(sum(r.ll + r.ld + r.dd + r.wd + r.ww), 0) * 2,
+                coalesce(sum(r.failures), 0), coalesce(sum(r.plies), 0)
+         from results r left join workers w on w.id = r.worker_id
+         where r.campaign_id = ?1 and (?2 is null or w.token_hash = ?2)",
+        params![campaign, token],
+        |r| {
+            Ok(UnitPlay {
+                games: count(r.get(0)?),
+                failures: count(r.get(1)?),
+                plies: count(r.get(2)?),
+            })
+        },
+    )
 }
 
 /// The pair results of a row whose first five columns are `ll` to `ww`.
@@ -254,12 +343,25 @@ mod tests {
                     white: Trinomial::new(1, 2, 1),
                     done_ms: 5,
                     file: &file,
+                    play: UnitPlay {
+                        games: 4,
+                        failures: 1,
+                        plies: 200,
+                    },
                 },
             )?;
         }
         assert_eq!(
             running_totals(&db, &c)?.last(),
             Some(&Pentanomial([0, 2, 2, 0, 0]))
+        );
+        assert_eq!(
+            play(&db, &c, None)?,
+            UnitPlay {
+                games: 8,
+                failures: 2,
+                plies: 400
+            }
         );
         assert_eq!(workers_of(&db, &c)?, [b, a.clone()], "by id");
         assert_eq!(units_of(&db, &c, &a)?, std::slice::from_ref(&u0));
