@@ -42,6 +42,7 @@ pub mod variant;
 pub use bitboard::Bitboard;
 pub use fen::FenError;
 pub use game::{FIFTY_MOVE_PLIES, Game, GameResult, Outcome};
+pub use load::loaded_sections;
 pub use load::{VariantError, VariantProblem};
 pub use make::IllegalMove;
 pub use moves::{Gate, MAX_MOVES, Move, MoveKind, MoveList};
@@ -50,7 +51,8 @@ pub use pgn::{MovetextError, parse_movetext, write_movetext};
 pub use piece::{MAX_KINDS, Piece, PieceKind, PieceNames, PieceTable, PieceTableError};
 pub use position::{CastleSide, Position};
 pub use registry::{
-    NotInSet, SectionError, SectionProblem, VariantSet, VariantSetError, loaded_variant,
+    MAX_LOADED_SECTIONS, MAX_SECTIONS, NotInSet, SectionError, SectionProblem, VariantSet,
+    VariantSetError, loaded_variant,
 };
 pub use san::{SanError, SanForm};
 pub use square::{ByColor, Color, File, MAX_FILES, MAX_SIDE, Rank, SQUARE_COUNT, STRIDE, Square};

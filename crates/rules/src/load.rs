@@ -241,6 +241,21 @@ impl Variant {
         Variant::load_as(spec, None, None)
     }
 
+    /// Whether `spec` describes a variant [`Variant::load`] takes, its start
+    /// position aside, without loading it (a loaded variant stays for the
+    /// life of the process).
+    ///
+    /// # Errors
+    /// As [`Variant::load`], but for the start position.
+    pub(crate) fn check(spec: &VariantSpec) -> Result<(), VariantError> {
+        definition(spec, None)
+            .map(drop)
+            .map_err(|problems| VariantError {
+                variant: spec.name.clone(),
+                problems,
+            })
+    }
+
     /// [`Variant::load`] of a section of the file whose whole text is
     /// `definition` ([`Variant::definition`]).
     pub(crate) fn load_from(
@@ -264,6 +279,7 @@ impl Variant {
         let mut def = definition(spec, builtin).map_err(fail)?;
         def.definition = text;
         let tables = Tables::build(&def);
+        LOADED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let variant: &'static Variant = Box::leak(Box::new(Variant { def, tables }));
         let fen = spec.setup.fen();
         match Position::from_fen_in(variant, fen) {
@@ -274,6 +290,15 @@ impl Variant {
             }])),
         }
     }
+}
+
+/// Variants loaded by this process: each stays for its life.
+static LOADED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many variants this process has loaded (each kept for its life,
+/// about 115 KB): what a refused file must not add to.
+pub fn loaded_sections() -> usize {
+    LOADED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The definition `spec` describes, or every problem found.

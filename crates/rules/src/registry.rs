@@ -19,6 +19,17 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
+/// The most sections a variants file may have: Fairy-Stockfish's own
+/// `variants.ini` has 143. Each loaded section costs about 115 KB for as
+/// long as the process runs, so a file of 20,000 chained sections once
+/// took a coordinator past 2 GB.
+pub const MAX_SECTIONS: usize = 256;
+
+/// The most sections one process loads from all the files it is given
+/// (about 235 MB): past it, a new file is refused until the process is
+/// restarted, so that no stream of distinct files grows it without end.
+pub const MAX_LOADED_SECTIONS: usize = 2048;
+
 /// The built-in variants and those of at most one user's file.
 #[derive(Clone, Debug, Default)]
 pub struct VariantSet {
@@ -71,6 +82,36 @@ pub enum VariantSetError {
     /// Sections that read but cannot be in the set, every one of them.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
     Sections(Vec<SectionError>),
+    /// A text larger than a variants file may be.
+    #[error("{file}: {size} bytes, more than the {limit} a variants file may have")]
+    TooLarge {
+        /// The file.
+        file: String,
+        /// Its size, bytes.
+        size: usize,
+        /// The limit, bytes.
+        limit: u64,
+    },
+    /// More sections than a variants file may have ([`MAX_SECTIONS`]).
+    #[error("{file}: {count} sections, more than the {MAX_SECTIONS} a variants file may have")]
+    TooManySections {
+        /// The file.
+        file: String,
+        /// Its sections.
+        count: usize,
+    },
+    /// This process has loaded as many sections as it loads ([`MAX_LOADED_SECTIONS`]).
+    #[error(
+        "{file}: this process has loaded {loaded} variant sections, and {count} more would pass the {MAX_LOADED_SECTIONS} it loads; restart it to load more"
+    )]
+    ProcessFull {
+        /// The file.
+        file: String,
+        /// Sections loaded so far.
+        loaded: usize,
+        /// The file's sections.
+        count: usize,
+    },
 }
 
 /// One section of a file left out of a [`VariantSet`], and where it is.
@@ -156,7 +197,36 @@ impl VariantSet {
                 definition: Some(*definition),
             });
         }
+        if text.len() as u64 > ajaxlab_files::limits::VARIANTS_FILE {
+            return Err(VariantSetError::TooLarge {
+                file: file.to_owned(),
+                size: text.len(),
+                limit: ajaxlab_files::limits::VARIANTS_FILE,
+            });
+        }
+        // Counted before they are parsed: headers are lines opening a '['.
+        let count = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with('['))
+            .count();
+        if count > MAX_SECTIONS {
+            return Err(VariantSetError::TooManySections {
+                file: file.to_owned(),
+                count,
+            });
+        }
+        if sets.in_order.len() + count > MAX_LOADED_SECTIONS {
+            return Err(VariantSetError::ProcessFull {
+                file: file.to_owned(),
+                loaded: sets.in_order.len(),
+                count,
+            });
+        }
         let specs = parse_variants(file, text)?;
+        // Every section's rules are checked before any is loaded: what is
+        // loaded stays for the life of the process, so a refused file
+        // leaves nothing behind.
+        VariantSet::check_sections(file, &specs)?;
         let definition: &'static str = Box::leak(Box::from(text));
         let variants = VariantSet::load_sections(file, &specs, definition)?;
         sets.by_text.insert(definition, variants.clone());
@@ -165,6 +235,31 @@ impl VariantSet {
             file: variants,
             definition: Some(definition),
         })
+    }
+
+    /// Every section of a file whose rules hold, or every one that does not
+    /// (its start position aside, which only a loaded variant can read).
+    fn check_sections(file: &str, specs: &[VariantSpec]) -> Result<(), VariantSetError> {
+        let errors: Vec<SectionError> = specs
+            .iter()
+            .filter_map(|spec| {
+                let problem = match VariantKind::from_name(&spec.name) {
+                    Ok(builtin) => SectionProblem::BuiltinName(builtin),
+                    Err(_) => SectionProblem::Load(Variant::check(spec).err()?),
+                };
+                Some(SectionError {
+                    file: file.to_owned(),
+                    line: spec.line,
+                    section: spec.name.clone(),
+                    problem,
+                })
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(VariantSetError::Sections(errors))
+        }
     }
 
     /// Every section of a file loaded, or every section refused.
