@@ -568,3 +568,48 @@ fn a_token_whose_games_end_in_claimed_crashes_is_refused_and_counted_out() {
         "the liar's token gets no more units"
     );
 }
+
+/// An artifact of a campaign refused after its upload stays no longer
+/// than a day past the next start; what a campaign ships stays.
+#[test]
+fn artifacts_no_campaign_uses_are_removed_at_start_once_a_day_old() {
+    let dir = temp_dir("uci-garbage");
+    let state = dir.join("state");
+    let c = open(&state);
+    let [binary, ini] = ship_two_engines(&c, &dir);
+    c.create_shipped_campaign(TWO_ENGINES, &[], &[binary.clone(), ini.clone()])
+        .unwrap();
+    let orphan = ship(
+        &c,
+        &dir,
+        "players[0].path",
+        "refused-engine",
+        b"#!/bin/sh\nexit 1\n",
+    );
+    let young = ship(
+        &c,
+        &dir,
+        "players[0].path",
+        "being-created",
+        b"#!/bin/sh\nexit 2\n",
+    );
+    drop(c);
+    let day_and_more = std::time::SystemTime::now() - Duration::from_secs(25 * 3600);
+    for input in [&binary, &ini, &orphan] {
+        let path = state.join("artifacts/sha256").join(&input.sha256);
+        std::fs::File::options()
+            .append(true)
+            .open(path)
+            .unwrap()
+            .set_modified(day_and_more)
+            .unwrap();
+    }
+    let c = open(&state);
+    let held = |i: &Input| c.artifacts().contains(i.sha256.parse().unwrap());
+    assert!(held(&binary) && held(&ini), "what the campaign ships stays");
+    assert!(
+        held(&young),
+        "a young upload may be a campaign being created"
+    );
+    assert!(!held(&orphan), "the refused campaign's upload is gone");
+}

@@ -124,6 +124,40 @@ impl ArtifactStore {
         Ok(to)
     }
 
+    /// Removes every stored artifact not in `kept` whose file is older than
+    /// `age` (younger ones may belong to a campaign being created): what
+    /// refused campaigns uploaded. Returns what was removed.
+    ///
+    /// # Errors
+    /// A file-system failure.
+    pub fn remove_unreferenced(
+        &self,
+        kept: &std::collections::HashSet<ArtifactHash>,
+        age: std::time::Duration,
+    ) -> Result<Vec<ArtifactHash>, ArtifactError> {
+        let mut removed = Vec::new();
+        let listing = std::fs::read_dir(&self.dir).map_err(ArtifactError::io(&self.dir))?;
+        for entry in listing {
+            let entry = entry.map_err(ArtifactError::io(&self.dir))?;
+            let Ok(hash) = entry.file_name().to_string_lossy().parse::<ArtifactHash>() else {
+                continue;
+            };
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|elapsed| elapsed >= age);
+            if old && !kept.contains(&hash) {
+                let path = entry.path();
+                std::fs::remove_file(&path).map_err(ArtifactError::io(&path))?;
+                self.verified_lock().remove(&hash);
+                removed.push(hash);
+            }
+        }
+        Ok(removed)
+    }
+
     /// Hashes every stored file: those that do not match their names are
     /// set aside (as [`ArtifactStore::get`] would) and returned.
     ///

@@ -82,7 +82,7 @@ impl Coordinator {
                 });
             match (checked, &unit.worker) {
                 (Ok(games), Some(worker)) => {
-                    self.count_unit(&unit.campaign, &unit.id, worker, &games)?;
+                    self.count_unit(&unit.campaign, &unit.id, worker, None, &games)?;
                 }
                 (Ok(_), None) => quarantined.push(self.quarantine_uncounted(
                     &unit.campaign,
@@ -275,7 +275,7 @@ impl Coordinator {
             .collect();
         let file = self.unit_file(&campaign, unit);
         write_games(&file, &sorted, &metadata)?;
-        self.count_unit(&campaign, unit, worker, &sorted)?;
+        self.count_unit(&campaign, unit, worker, Some(&key.token), &sorted)?;
         bump(&self.counters.accepted, 1);
         bump(&self.counters.games, sorted.len() as u64);
         Ok(Submitted::Accepted)
@@ -289,12 +289,10 @@ impl Coordinator {
         token: &TokenHash,
         games: &[GameRecord],
     ) -> Result<Option<String>, CoordinatorError> {
-        let db = self.db();
-        let mine = results::play(&db, campaign, Some(token))?;
-        let all = results::play(&db, campaign, None)?;
+        let (mine, others) = self.token_play(campaign, token)?;
         Ok(outliers::implausible_play(
             mine + UnitPlay::of(games),
-            all - mine,
+            others,
         ))
     }
 
@@ -383,6 +381,7 @@ impl Coordinator {
         campaign: &CampaignId,
         unit: &UnitId,
         worker: &WorkerId,
+        token: Option<&TokenHash>,
         games: &[GameRecord],
     ) -> Result<(), CoordinatorError> {
         let file = verify::digest(&self.unit_file(campaign, unit))?;
@@ -457,6 +456,10 @@ impl Coordinator {
             campaigns::finish(&tx, campaign)?;
         }
         tx.commit()?;
+        match token {
+            Some(token) => self.play_totals.add(campaign, token, UnitPlay::of(games)),
+            None => self.play_totals.forget(campaign),
+        }
         if let Some(live) = next {
             campaigns.insert(campaign.clone(), live);
         }

@@ -97,6 +97,7 @@ impl Coordinator {
         campaign: &CampaignId,
         units: &[UnitId],
     ) -> Result<(), CoordinatorError> {
+        self.play_totals.forget(campaign);
         let mut db = self.db();
         let tx = db.transaction()?;
         for unit in units {

@@ -27,6 +27,7 @@ mod leases;
 mod lock;
 pub mod outliers;
 mod pgn;
+mod play_totals;
 pub mod service;
 mod shipping;
 mod spsa_final;
@@ -121,11 +122,17 @@ pub struct Coordinator {
     artifacts: ArtifactStore,
     /// Units whose submissions are being processed now.
     submitting: claims::SubmissionClaims,
+    /// How each token's counted games went, per campaign.
+    play_totals: play_totals::PlayTotals,
     /// This coordinator's hold on its state directory.
     _lock: ajaxlab_store::lock::DirectoryLock,
     /// What the start-up check of the games files found.
     startup_check: FileCheck,
 }
+
+/// How old an artifact no campaign uses must be before start-up removes it:
+/// younger ones may be the uploads of a campaign being created.
+pub const UNREFERENCED_ARTIFACT_AGE: Duration = Duration::from_secs(24 * 3600);
 
 /// How much play a unit is sized to unless the operator says otherwise:
 /// long enough that requests are rare, short enough that progress shows.
@@ -186,6 +193,7 @@ impl Coordinator {
             unit_duration: DEFAULT_UNIT_DURATION,
             artifacts,
             submitting: claims::SubmissionClaims::default(),
+            play_totals: play_totals::PlayTotals::default(),
             _lock: lock,
             startup_check: FileCheck::default(),
         };
@@ -207,7 +215,49 @@ impl Coordinator {
             c.write_spsa_trajectory(id, true)?;
         }
         c.write_missing_pgn(&ids)?;
+        c.remove_unreferenced_artifacts()?;
         Ok(c)
+    }
+
+    /// Removes the artifacts no campaign ships or shares that are older
+    /// than [`UNREFERENCED_ARTIFACT_AGE`]: what campaigns refused after
+    /// their upload left behind.
+    fn remove_unreferenced_artifacts(&self) -> Result<(), CoordinatorError> {
+        let mut kept = std::collections::HashSet::new();
+        {
+            let db = self.db();
+            for stored in state::campaigns::all(&db)? {
+                let shipped = state::files::of(&db, state::FileSet::Shipped, &stored.id)?;
+                kept.extend(
+                    shipped
+                        .iter()
+                        .filter_map(|f| f.sha256.parse::<crate::artifacts::ArtifactHash>().ok()),
+                );
+            }
+        }
+        for live in self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .values()
+        {
+            kept.extend(
+                [live.shared.variants, live.shared.fens]
+                    .into_iter()
+                    .flatten(),
+            );
+        }
+        let removed = self
+            .artifacts
+            .remove_unreferenced(&kept, UNREFERENCED_ARTIFACT_AGE)
+            .map_err(StorageError::from)?;
+        if !removed.is_empty() {
+            tracing::warn!(
+                "removed {} artifacts no campaign uses (uploads of refused campaigns)",
+                removed.len()
+            );
+        }
+        Ok(())
     }
 
     pub(super) fn unloaded_lock(&self) -> MutexGuard<'_, HashMap<CampaignId, String>> {

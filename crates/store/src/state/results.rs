@@ -220,30 +220,33 @@ pub fn workers_of(db: &Connection, campaign: &CampaignId) -> rusqlite::Result<Ve
     rows.collect()
 }
 
-/// How the counted games of `campaign` went: of every worker (`token`
-/// `None`), or of the workers registered under `token`'s hash.
+/// How the counted games of `campaign` went, by the token hash of the
+/// workers that played them (empty for workers registered before workers
+/// were bound to tokens).
 ///
 /// # Errors
 /// SQLite's.
-pub fn play(
+pub fn play_by_token(
     db: &Connection,
     campaign: &CampaignId,
-    token: Option<&super::TokenHash>,
-) -> rusqlite::Result<UnitPlay> {
-    db.query_row(
-        "select coalesce(sum(r.ll + r.ld + r.dd + r.wd + r.ww), 0) * 2,
-                coalesce(sum(r.failures), 0), coalesce(sum(r.plies), 0)
+) -> rusqlite::Result<Vec<(super::TokenHash, UnitPlay)>> {
+    let mut stmt = db.prepare(
+        "select coalesce(w.token_hash, ''), sum(r.ll + r.ld + r.dd + r.wd + r.ww) * 2,
+                sum(r.failures), sum(r.plies)
          from results r left join workers w on w.id = r.worker_id
-         where r.campaign_id = ?1 and (?2 is null or w.token_hash = ?2)",
-        params![campaign, token],
-        |r| {
-            Ok(UnitPlay {
-                games: count(r.get(0)?),
-                failures: count(r.get(1)?),
-                plies: count(r.get(2)?),
-            })
-        },
-    )
+         where r.campaign_id = ?1 group by 1",
+    )?;
+    let rows = stmt.query_map([campaign], |r| {
+        Ok((
+            super::TokenHash::stored(r.get(0)?),
+            UnitPlay {
+                games: count(r.get(1)?),
+                failures: count(r.get(2)?),
+                plies: count(r.get(3)?),
+            },
+        ))
+    })?;
+    rows.collect()
 }
 
 /// The pair results of a row whose first five columns are `ll` to `ww`.
@@ -356,12 +359,15 @@ mod tests {
             Some(&Pentanomial([0, 2, 2, 0, 0]))
         );
         assert_eq!(
-            play(&db, &c, None)?,
-            UnitPlay {
-                games: 8,
-                failures: 2,
-                plies: 400
-            }
+            play_by_token(&db, &c)?,
+            [(
+                super::super::TokenHash::stored(String::new()),
+                UnitPlay {
+                    games: 8,
+                    failures: 2,
+                    plies: 400
+                }
+            )]
         );
         assert_eq!(workers_of(&db, &c)?, [b, a.clone()], "by id");
         assert_eq!(units_of(&db, &c, &a)?, std::slice::from_ref(&u0));
