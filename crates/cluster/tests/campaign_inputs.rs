@@ -271,7 +271,7 @@ fn a_refused_campaign_leaves_no_copy_and_copies_are_owner_only() {
 fn a_book_and_a_variants_file_travel_once_and_a_worker_plays_from_them() {
     use ajaxlab_cluster::coordinator::Scope;
     use ajaxlab_cluster::shutdown::Shutdown;
-    use ajaxlab_cluster::worker::{WorkerConfig, bench_signature, run_worker};
+    use ajaxlab_cluster::worker::{bench_signature, run_worker};
     use prost::Message as _;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = temp_dir("inputs-shared");
@@ -329,17 +329,7 @@ fn a_book_and_a_variants_file_travel_once_and_a_worker_plays_from_them() {
         let served = common::Served::start(std::sync::Arc::clone(&c)).await;
         let (stop, shutdown) = Shutdown::new();
         let worker = tokio::spawn(run_worker(
-            WorkerConfig {
-                remote: ajaxlab_cluster::remote::Remote {
-                    url: served.url.clone(),
-                    token,
-                    tls_ca: None,
-                },
-                threads: 1,
-                name: "w".into(),
-                cache_dir: dir.join("worker-cache"),
-                in_flight: std::sync::Arc::default(),
-            },
+            common::local_worker(&served.url, token, "w", dir.join("worker-cache")),
             shutdown,
         ));
         let start = std::time::Instant::now();

@@ -633,17 +633,7 @@ fn a_worker_the_coordinator_keeps_forgetting_backs_off_instead_of_registering_in
     runtime.block_on(async {
         let served = Served::start(Arc::clone(&c)).await;
         let worker = tokio::spawn(ajaxlab_cluster::worker::run_worker(
-            ajaxlab_cluster::worker::WorkerConfig {
-                remote: ajaxlab_cluster::remote::Remote {
-                    url: served.url.clone(),
-                    token,
-                    tls_ca: None,
-                },
-                threads: 1,
-                name: "forgotten".into(),
-                cache_dir: dir.join("cache"),
-                in_flight: Arc::default(),
-            },
+            common::local_worker(&served.url, token, "forgotten", dir.join("cache")),
             shutdown,
         ));
         tokio::time::sleep(Duration::from_secs(8)).await;

@@ -18,7 +18,7 @@ use ajaxlab_arena::runner::{make_player, play_pair};
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
 use ajaxlab_cluster::inputs::Input;
 use ajaxlab_cluster::shutdown::Shutdown;
-use ajaxlab_cluster::worker::{WorkerConfig, run_worker};
+use ajaxlab_cluster::worker::run_worker;
 use ajaxlab_engine::Features;
 use ajaxlab_proto::v1;
 use common::{Served, campaign_id, fetch_status_page, temp_dir};
@@ -383,17 +383,7 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> FailedWorker {
         let served = Served::start(Arc::clone(&c)).await;
         let (stop_worker, shutdown) = Shutdown::new();
         let worker = tokio::spawn(run_worker(
-            WorkerConfig {
-                remote: ajaxlab_cluster::remote::Remote {
-                    url: served.url.clone(),
-                    token,
-                    tls_ca: None,
-                },
-                threads: 1,
-                name: "broken".into(),
-                cache_dir: dir.join("cache"),
-                in_flight: std::sync::Arc::default(),
-            },
+            common::local_worker(&served.url, token, "broken", dir.join("cache")),
             shutdown,
         ));
         let start = Instant::now();

@@ -20,15 +20,8 @@ use std::time::{Duration, Instant};
 
 fn worker_config(served: &Served, token: String, threads: usize) -> WorkerConfig {
     WorkerConfig {
-        remote: ajaxlab_cluster::remote::Remote {
-            url: served.url.clone(),
-            token,
-            tls_ca: None,
-        },
         threads,
-        name: "small".into(),
-        cache_dir: temp_dir("resources-cache"),
-        in_flight: Arc::default(),
+        ..common::local_worker(&served.url, token, "small", temp_dir("resources-cache"))
     }
 }
 

@@ -130,14 +130,7 @@ impl Coordinator {
     /// campaign, so that a stray file never reaches a reader's glob.
     fn quarantine_strays(&self) -> Result<Vec<Quarantined>, CoordinatorError> {
         let mut moved = Vec::new();
-        let ids: Vec<CampaignId> = self
-            .campaigns
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .keys()
-            .cloned()
-            .collect();
-        for campaign in ids {
+        for campaign in self.loaded_ids() {
             let dir = self.campaign_dir(&campaign);
             let Ok(files) = std::fs::read_dir(&dir) else {
                 continue;

@@ -204,13 +204,7 @@ impl Coordinator {
         let mut check = c.check_counted_files(verify::Depth::Size)?;
         check.quarantined.splice(0..0, unreadable);
         c.startup_check = check;
-        let ids: Vec<CampaignId> = c
-            .campaigns
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .keys()
-            .cloned()
-            .collect();
+        let ids = c.loaded_ids();
         for id in &ids {
             c.write_spsa_trajectory(id, true)?;
         }
@@ -258,6 +252,16 @@ impl Coordinator {
             );
         }
         Ok(())
+    }
+
+    /// The ids of the campaigns rebuilt and running here.
+    fn loaded_ids(&self) -> Vec<CampaignId> {
+        self.campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
     }
 
     pub(super) fn unloaded_lock(&self) -> MutexGuard<'_, HashMap<CampaignId, String>> {

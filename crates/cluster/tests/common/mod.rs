@@ -69,6 +69,27 @@ pub(crate) fn create_sending(
     c.create_shipped_campaign(text, &sent, &[])
 }
 
+/// A worker of one thread for the coordinator at `url`, named `name`, with
+/// its engine cache in `cache_dir`.
+pub(crate) fn local_worker(
+    url: &str,
+    token: String,
+    name: &str,
+    cache_dir: PathBuf,
+) -> ajaxlab_cluster::worker::WorkerConfig {
+    ajaxlab_cluster::worker::WorkerConfig {
+        remote: ajaxlab_cluster::remote::Remote {
+            url: url.to_owned(),
+            token,
+            tls_ca: None,
+        },
+        threads: 1,
+        name: name.to_owned(),
+        cache_dir,
+        in_flight: Arc::default(),
+    }
+}
+
 /// The campaign named `name` (`NAME` or `NAME.PART`).
 pub(crate) fn campaign_id(name: &str) -> CampaignId {
     name.parse().unwrap()
