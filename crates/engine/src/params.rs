@@ -492,7 +492,7 @@ impl Params {
         } else {
             let table: toml::Table = text
                 .parse()
-                .map_err(|e| ParamError::File(format!("TOML: {e}")))?;
+                .map_err(|e: toml::de::Error| ParamError::File(toml_error(text, &e)))?;
             table
                 .iter()
                 .map(|(k, v)| {
@@ -565,6 +565,18 @@ pub fn file_piece_specs(variant: &'static Variant) -> &'static [ParamSpec] {
     &crate::file_params::pieces_of(variant).specs
 }
 
+/// A TOML error of a parameter file by its line, without the line's text
+/// (the file may be anything: its text is never echoed).
+fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let line = e
+        .span()
+        .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+    match line {
+        Some(line) => format!("TOML, line {line}: {}", e.message()),
+        None => format!("TOML: {}", e.message()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -610,5 +622,13 @@ mod tests {
         assert!(err.to_string().contains("afc.falcon.mg"), "{err}");
         let err = Params::from_text("nonsense = 1").unwrap_err();
         assert_eq!(err, ParamError::Unknown("nonsense".into()));
+    }
+
+    #[test]
+    fn a_bad_params_file_is_named_by_line_never_echoed() {
+        let e = Params::from_text("\"afc.falcon.mg\" = 600\nroot:SECRET:0:0\n").unwrap_err();
+        let shown = e.to_string();
+        assert!(shown.contains("TOML, line 2: "), "{shown}");
+        assert!(!shown.contains("SECRET"), "{shown}");
     }
 }

@@ -63,20 +63,25 @@ pub(super) fn sections(file: &str, text: &str) -> (Vec<Section>, Vec<IniError>) 
                     });
                 }
                 Err(why) => {
-                    errors.push(error(line, trimmed, IniErrorKind::Malformed(why.into())));
+                    errors.push(error(
+                        line,
+                        "[section]",
+                        IniErrorKind::Malformed(why.into()),
+                    ));
                 }
             }
             continue;
         }
         let Some((key, value)) = trimmed.split_once('=') else {
-            let why = format!("'{trimmed}' is not 'key = value'");
-            errors.push(error(line, trimmed, IniErrorKind::Malformed(why)));
+            // The line is named, never echoed: the file may be anything.
+            let why = "neither 'key = value', a [section] header nor a comment".to_owned();
+            errors.push(error(line, "line", IniErrorKind::Malformed(why)));
             continue;
         };
         let (key, value) = (key.trim(), value.trim());
         if key.is_empty() || key.contains(char::is_whitespace) {
-            let why = format!("'{trimmed}' has no single-word key before '='");
-            errors.push(error(line, key, IniErrorKind::Malformed(why)));
+            let why = "no single-word key before '='".to_owned();
+            errors.push(error(line, "line", IniErrorKind::Malformed(why)));
             continue;
         }
         let Some(section) = out.last_mut() else {

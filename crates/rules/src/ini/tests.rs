@@ -49,6 +49,22 @@ fn a_section_with_a_built_in_parent_is_chess() {
 }
 
 #[test]
+fn a_malformed_line_is_named_by_its_number_never_echoed() {
+    for text in [
+        "[v:chess]\nroot:SECRET:0:0\n",
+        "[v:chess]\nexport SECRET = 1\n",
+    ] {
+        let all = errors(text);
+        let shown = all.iter().map(ToString::to_string).collect::<String>();
+        assert!(
+            shown.starts_with("test.ini:2: line: malformed line"),
+            "{shown}"
+        );
+        assert!(!shown.contains("SECRET"), "{shown}");
+    }
+}
+
+#[test]
 fn a_malformed_line_is_named() {
     assert!(matches!(
         one("[v:chess]\nthis is no key\n"),
