@@ -10,6 +10,10 @@ use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::pair_seed;
 use ajaxlab_proto::convert::WireError;
 use ajaxlab_proto::v1::worker_client::WorkerClient;
+use tonic::service::interceptor::InterceptedService;
+
+/// A simulated worker's client, with its token.
+type Client = WorkerClient<InterceptedService<tonic::transport::Channel, Auth>>;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
 use ajaxlab_store::{GameRecord, MoveRecord, PlayerRecord, Termination};
 use std::path::Path;
@@ -149,6 +153,48 @@ fn synthetic_games(
     Ok(games)
 }
 
+/// Workers registered under one token: half of what a token may register
+/// in a minute ([`crate::coordinator::REGISTRATIONS_PER_MINUTE`]), so that
+/// no ramp-up runs into the limit (one token for 10,000 workers once left
+/// 9,400 of them unregistered).
+const WORKERS_PER_TOKEN: usize = 300;
+
+/// A client of the coordinator at `addr` for each group of at most
+/// [`WORKERS_PER_TOKEN`] of `workers`, each with a worker token of its own,
+/// spread over `channels` connections (at least one each).
+async fn clients(
+    coordinator: &Coordinator,
+    addr: std::net::SocketAddr,
+    channels: usize,
+    workers: usize,
+) -> Result<Vec<Client>, String> {
+    let mut connections = Vec::new();
+    for _ in 0..channels.max(1) {
+        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
+            .map_err(|e| e.to_string())?
+            .connect()
+            .await
+            .map_err(|e| e.to_string())?;
+        connections.push(channel);
+    }
+    let groups = workers.div_ceil(WORKERS_PER_TOKEN).max(connections.len());
+    (0..groups)
+        .map(|g| {
+            let token = coordinator
+                .issue_token(Scope::Worker, &format!("load-{g}"))
+                .map_err(|e| e.to_string())?;
+            let value = format!("Bearer {token}")
+                .parse()
+                .map_err(|_| "token".to_owned())?;
+            Ok(WorkerClient::with_interceptor(
+                connections[g % connections.len()].clone(),
+                Auth::new(value),
+            )
+            .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES))
+        })
+        .collect()
+}
+
 /// Runs `workers` simulated workers for `duration` against a fresh
 /// coordinator (state in `dir`) on loopback.
 ///
@@ -172,9 +218,6 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
     coordinator
         .create_campaign(if spsa { SPSA_CAMPAIGN } else { CAMPAIGN })
         .map_err(|e| e.to_string())?;
-    let token = coordinator
-        .issue_token(Scope::Worker, "load")
-        .map_err(|e| e.to_string())?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| e.to_string())?;
@@ -187,21 +230,7 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
             let _ = stopped.await;
         },
     ));
-    let value: tonic::metadata::MetadataValue<tonic::metadata::Ascii> = format!("Bearer {token}")
-        .parse()
-        .map_err(|_| "token".to_owned())?;
-    let mut clients = Vec::new();
-    for _ in 0..channels.max(1) {
-        let channel = tonic::transport::Channel::from_shared(format!("http://{addr}"))
-            .map_err(|e| e.to_string())?
-            .connect()
-            .await
-            .map_err(|e| e.to_string())?;
-        clients.push(
-            WorkerClient::with_interceptor(channel, Auth::new(value.clone()))
-                .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES),
-        );
-    }
+    let clients = clients(&coordinator, addr, channels, workers).await?;
     let header = || {
         Some(v1::Header {
             protocol_version: PROTOCOL_VERSION,
