@@ -5,7 +5,7 @@
 use crate::imbalance::Imbalance;
 use crate::limits;
 use crate::opening::{OpeningError, Openings};
-use crate::player::{Bench, UciPlayerConfig};
+use crate::player::UciPlayerConfig;
 use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
 use crate::tc::TimeControl;
 use ajaxlab_engine::{DEFAULT_HASH_MB, Features, Params};
@@ -222,7 +222,7 @@ pub struct ConfigError {
     pub message: String,
 }
 
-fn err(key: impl Into<String>, message: impl Into<String>) -> ConfigError {
+pub(crate) fn err(key: impl Into<String>, message: impl Into<String>) -> ConfigError {
     ConfigError {
         key: key.into(),
         message: message.into(),
@@ -301,13 +301,6 @@ pub fn player_from_spec(spec: &str) -> Result<PlayerFile, ConfigError> {
     Ok(file)
 }
 
-fn option_text(v: &toml::Value) -> String {
-    match v {
-        toml::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 fn player(
     index: usize,
     file: &PlayerFile,
@@ -376,74 +369,7 @@ fn player(
             }
             PlayerKind::Builtin(Box::new(params), features)
         }
-        "uci" => {
-            let command = match (&file.path, &file.worker_path) {
-                (Some(path), None) | (None, Some(path)) => path.clone(),
-                (None, None) => {
-                    return Err(err(key("path"), "required for engine = \"uci\""));
-                }
-                (Some(_), Some(_)) => {
-                    return Err(err(
-                        key("worker_path"),
-                        "give path (shipped with a campaign) or worker_path (installed on every worker), not both",
-                    ));
-                }
-            };
-            if let Some(unset) = file.file_options.iter().flatten().find(|name| {
-                !file
-                    .options
-                    .as_ref()
-                    .is_some_and(|options| options.contains_key(*name))
-            }) {
-                return Err(err(
-                    key("file_options"),
-                    format!("'{unset}' is not among the player's options"),
-                ));
-            }
-            let builtin_only = [
-                ("params", file.params.is_some()),
-                ("set", file.set.is_some()),
-                ("disable", file.disable.is_some()),
-            ];
-            if let Some((field, _)) = builtin_only.iter().find(|(_, present)| *present) {
-                return Err(err(
-                    key(field),
-                    "only for engine = \"builtin\" (set UCI options with options)",
-                ));
-            }
-            PlayerKind::Uci(UciPlayerConfig {
-                name: String::new(),
-                command,
-                args: file.args.clone().unwrap_or_default(),
-                options: file
-                    .options
-                    .iter()
-                    .flatten()
-                    .map(|(k, v)| (k.clone(), option_text(v)))
-                    .collect(),
-                variant,
-                startup_timeout: Duration::from_secs(limits::check(
-                    key("startup_timeout_s"),
-                    file.startup_timeout_s.unwrap_or(10),
-                    &limits::STARTUP_TIMEOUT_S,
-                )?),
-                move_timeout: Duration::from_secs(limits::check(
-                    key("move_timeout_s"),
-                    file.move_timeout_s.unwrap_or(60),
-                    &limits::MOVE_TIMEOUT_S,
-                )?),
-                bench: match (file.bench, &file.bench_args) {
-                    (Some(nodes), args) => Some(Bench {
-                        args: args.clone().unwrap_or_else(|| vec!["bench".into()]),
-                        nodes,
-                    }),
-                    (None, Some(_)) => {
-                        return Err(err(key("bench_args"), "only with bench = NODES"));
-                    }
-                    (None, None) => None,
-                },
-            })
-        }
+        "uci" => crate::uci_config::uci_kind(index, file, variant)?,
         other => {
             return Err(err(
                 key("engine"),

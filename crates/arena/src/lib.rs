@@ -23,6 +23,7 @@ pub mod resume;
 pub mod runner;
 pub mod tc;
 pub mod tournament;
+mod uci_config;
 
 pub use config::{ConfigError, MatchConfig, MatchFile, Overrides};
 pub use runner::{MatchSummary, Progress, Start, run_match, run_sprt_match};
