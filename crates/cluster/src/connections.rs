@@ -102,12 +102,21 @@ fn raise_descriptor_limit() -> u64 {
     }
 }
 
+/// Bytes a peer must send within the silence deadline: an HTTP/2
+/// preface, a TLS ClientHello and an HTTP request line are all longer, so
+/// a real client passes at once and one that trickles a byte at a time is
+/// closed.
+const OPENING_BYTES: usize = 24;
+
 /// A connection that holds one of its listener's permits while it is open,
-/// and fails its reads if the peer sends nothing before a deadline.
+/// and fails its reads if the peer has not sent [`OPENING_BYTES`] before a
+/// deadline.
 pub struct Admitted<S> {
     stream: S,
-    /// Set until the first byte arrives.
-    first_byte_deadline: Option<Pin<Box<Sleep>>>,
+    /// Set until the opening bytes have arrived.
+    opening_deadline: Option<Pin<Box<Sleep>>>,
+    /// Bytes received so far, counted until the opening bytes.
+    received: usize,
     _permit: OwnedSemaphorePermit,
 }
 
@@ -120,19 +129,20 @@ impl<S: AsyncRead + Unpin> AsyncRead for Admitted<S> {
         let before = buf.filled().len();
         let read = Pin::new(&mut self.stream).poll_read(cx, buf);
         if read.is_ready() {
-            if buf.filled().len() > before {
-                self.first_byte_deadline = None;
+            self.received += buf.filled().len() - before;
+            if self.received >= OPENING_BYTES {
+                self.opening_deadline = None;
             }
             return read;
         }
         let silent_too_long = self
-            .first_byte_deadline
+            .opening_deadline
             .as_mut()
             .is_some_and(|deadline| deadline.as_mut().poll(cx).is_ready());
         if silent_too_long {
             return Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
-                "the peer sent nothing in time",
+                "the peer did not open its connection in time",
             )));
         }
         Poll::Pending
@@ -219,9 +229,10 @@ impl Gate {
                     }
                     return Admitted {
                         stream,
-                        first_byte_deadline: Some(Box::pin(tokio::time::sleep_until(
+                        opening_deadline: Some(Box::pin(tokio::time::sleep_until(
                             Instant::now() + self.silence,
                         ))),
+                        received: 0,
                         _permit: permit,
                     };
                 }

@@ -113,8 +113,15 @@ fn silent_and_slow_peers_are_closed_and_a_worker_still_registers() {
         .collect();
     let mut slow = TcpStream::connect(http).unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+    // Silent gRPC peers, and ones that trickle: one byte of a preface.
     let silent_grpc: Vec<TcpStream> = (0..LIMITS.grpc / 2)
-        .map(|_| TcpStream::connect(grpc).unwrap())
+        .map(|i| {
+            let mut stream = TcpStream::connect(grpc).unwrap();
+            if i % 2 == 1 {
+                stream.write_all(b"P").unwrap();
+            }
+            stream
+        })
         .collect();
 
     let worker = runtime.block_on(register(grpc, &token));

@@ -509,13 +509,14 @@ fn a_token_whose_games_end_in_claimed_crashes_is_refused_and_counted_out() {
     let c = open(&dir.join("state"));
     let binary = ship(&c, &dir, "players[0].path", "engine-a", b"#!/bin/sh\n");
     let text = TWO_ENGINES
-        .replace("games = 8", "games = 40")
+        .replace("games = 8", "games = 80")
         .replace("[[players]]\nengine = \"uci\"\nname = \"installed\"\nworker_path = \"/usr/games/fairy-stockfish\"\n", "[[players]]\nengine = \"uci\"\nname = \"other\"\npath = \"engine-a\"\n[adjudication]\nmax_plies = 60\n");
     c.create_shipped_campaign(&text, &[], &[binary]).unwrap();
     let honest = c
         .register(&TokenHash::of("honest"), "h", "test", 1, 7)
         .unwrap();
-    for _ in 0..3 {
+    // Enough of the others' games to compare with (a token alone is not judged).
+    while c.campaign(&campaign_id("two")).unwrap().pairs_done < 20 {
         let unit = c.request_work(&honest).unwrap().unwrap();
         let games = play_as_uci(&unit);
         assert_eq!(
@@ -529,7 +530,7 @@ fn a_token_whose_games_end_in_claimed_crashes_is_refused_and_counted_out() {
         .register(&TokenHash::of("liar"), "l", "test", 1, 7)
         .unwrap();
     let mut refusal = None;
-    for _ in 0..4 {
+    for _ in 0..8 {
         let Some(unit) = c.request_work(&liar).unwrap() else {
             break;
         };

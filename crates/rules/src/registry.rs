@@ -26,9 +26,11 @@ use std::sync::{Mutex, OnceLock};
 pub const MAX_SECTIONS: usize = 256;
 
 /// The most sections one process loads from all the files it is given
-/// (about 235 MB): past it, a new file is refused until the process is
-/// restarted, so that no stream of distinct files grows it without end.
-pub const MAX_LOADED_SECTIONS: usize = 2048;
+/// (about 470 MB; a coordinator rebuilds every stored campaign's file at
+/// start, finished ones too): past it, a new file is refused until the
+/// process is restarted, so that no stream of distinct files grows it
+/// without end.
+pub const MAX_LOADED_SECTIONS: usize = 4096;
 
 /// The built-in variants and those of at most one user's file.
 #[derive(Clone, Debug, Default)]

@@ -77,7 +77,9 @@ impl artifacts_server::Artifacts for ArtifactService {
         check_header(first.header.as_ref())?;
         let hash: ArtifactHash = first.sha256.parse()?;
         let size = first.size;
-        if self.coordinator.artifacts().contains(hash) {
+        // A first look hashes the stored file: off the async threads.
+        let c = Arc::clone(&self.coordinator);
+        if blocking(move || Ok::<_, Status>(c.artifacts().contains(hash))).await? {
             return Ok(Response::new(v1::ArtifactStored {
                 sha256: hash.to_string(),
                 size,
@@ -116,7 +118,8 @@ impl artifacts_server::Artifacts for ArtifactService {
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let hash: ArtifactHash = r.sha256.parse()?;
-        let (path, size) = self.coordinator.artifacts().get(hash)?;
+        let c = Arc::clone(&self.coordinator);
+        let (path, size) = blocking(move || c.artifacts().get(hash).map_err(Status::from)).await?;
         let mut file =
             std::fs::File::open(&path).map_err(|e| Status::from(ArtifactError::io(&path)(e)))?;
         let (tx, rx) = tokio::sync::mpsc::channel(4);

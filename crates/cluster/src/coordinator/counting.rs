@@ -68,8 +68,12 @@ impl Coordinator {
         // A unit given back has no worker (''): were its file there, it is
         // played again rather than counted to nobody.
         let pending = units::pending(&self.db())?;
+        let unloaded = self.unloaded_lock().clone();
         let mut quarantined = Vec::new();
-        for unit in pending {
+        for unit in pending
+            .into_iter()
+            .filter(|u| !unloaded.contains_key(&u.campaign))
+        {
             let file = self.unit_file(&unit.campaign, &unit.id);
             if !file.exists() {
                 continue;

@@ -97,7 +97,6 @@ impl Coordinator {
         campaign: &CampaignId,
         units: &[UnitId],
     ) -> Result<(), CoordinatorError> {
-        self.play_totals.forget(campaign);
         let mut db = self.db();
         let tx = db.transaction()?;
         for unit in units {
@@ -118,6 +117,9 @@ impl Coordinator {
             )?;
         }
         tx.commit()?;
+        // Under the database's lock, so that no reading of the totals
+        // between the commit and here keeps the counted-out games.
+        self.play_totals.forget(campaign);
         self.campaigns
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -131,7 +133,11 @@ impl Coordinator {
     /// only under `excluded/`.
     pub(super) fn finish_interrupted_exclusions(&self) -> Result<(), CoordinatorError> {
         let excluded = exclusions::all(&self.db())?;
+        let unloaded = self.unloaded_lock().clone();
         for Exclusion { campaign, worker } in excluded {
+            if unloaded.contains_key(&campaign) {
+                continue;
+            }
             let units: Vec<UnitId> = results::units_of(&self.db(), &campaign, &worker)?
                 .into_iter()
                 .filter(|u| {

@@ -17,9 +17,10 @@ use ajaxlab_store::state::UnitPlay;
 /// Claimed engine failures a token must have before it can be flagged.
 pub const MIN_FAILURES: u64 = 4;
 
-/// The failure rate assumed of a campaign before its games say otherwise:
-/// a prior worth [`PRIOR_GAMES`] games, one failure in them.
-const PRIOR_GAMES: u64 = 20;
+/// Games of other tokens a token's games are compared with before either
+/// check applies: alone, a token has nothing to be out of line with (an
+/// engine that crashes often, tested on one machine, is not an attack).
+pub const MIN_OTHER_GAMES: u64 = 40;
 
 /// A token's games are flagged as short when they average less than the
 /// others' average divided by this.
@@ -27,13 +28,17 @@ const SHORT_GAMES_RATIO: f64 = 3.0;
 
 /// Why the games of one token (`token`, this unit's included) are
 /// implausible next to the other tokens' (`others`) in the same campaign,
-/// if they are: claimed engine failures (crashes, timeouts, illegal moves)
-/// more than [`Z_LIMIT`] standard errors above the others' rate (with a
-/// prior of one in [`PRIOR_GAMES`], so that a token alone is judged too),
-/// at least [`MIN_FAILURES`] of them; or, with [`MIN_PAIRS`] pairs on each
-/// side, games averaging under a third of the others' length.
+/// if they are, once the others have played [`MIN_OTHER_GAMES`]: claimed
+/// engine failures (crashes, timeouts, illegal moves) more than
+/// [`Z_LIMIT`] standard errors above the others' rate (smoothed by one
+/// failure in two games), at least [`MIN_FAILURES`] of them; or, with
+/// [`MIN_PAIRS`] pairs of its own, games averaging under a third of the
+/// others' length.
 pub fn implausible_play(token: UnitPlay, others: UnitPlay) -> Option<String> {
-    let rate = (others.failures + 1) as f64 / (others.games + PRIOR_GAMES) as f64;
+    if others.games < MIN_OTHER_GAMES {
+        return None;
+    }
+    let rate = (others.failures + 1) as f64 / (others.games + 2) as f64;
     let (n, x) = (token.games as f64, token.failures as f64);
     let z = (x - n * rate) / (n * rate * (1.0 - rate)).sqrt();
     if token.failures >= MIN_FAILURES && z > Z_LIMIT {
@@ -42,8 +47,7 @@ pub fn implausible_play(token: UnitPlay, others: UnitPlay) -> Option<String> {
             token.failures, token.games, others.failures, others.games
         ));
     }
-    let enough = 2 * MIN_PAIRS;
-    if token.games >= enough && others.games >= enough {
+    if token.games >= 2 * MIN_PAIRS {
         let mean = |p: UnitPlay| p.plies as f64 / p.games as f64;
         if mean(token) * SHORT_GAMES_RATIO < mean(others) {
             return Some(format!(
@@ -127,21 +131,26 @@ mod tests {
 
     #[test]
     fn claimed_crashes_or_short_games_far_beyond_the_others_are_implausible() {
-        // 38 one-ply "wins" by claimed crashes, alone or beside honest workers.
+        // 38 one-ply "wins" by claimed crashes beside honest workers.
         let claims = play(38, 38, 38);
-        assert!(implausible_play(claims, UnitPlay::default()).is_some());
         let why = implausible_play(claims, play(400, 2, 32_000)).unwrap();
         assert!(
             why.starts_with("38 of 38 games ended in a claimed engine crash"),
             "{why}"
         );
-        // An honest token on a campaign whose engine crashes now and then.
+        // An honest token on a campaign whose engine crashes now and then,
+        // and a token with too few others' games to compare with.
         assert_eq!(
             implausible_play(play(40, 2, 3200), play(400, 20, 32_000)),
             None
         );
         assert_eq!(
-            implausible_play(play(40, 3, 3200), UnitPlay::default()),
+            implausible_play(play(400, 40, 32_000), play(400, 44, 32_000)),
+            None
+        );
+        assert_eq!(implausible_play(claims, play(30, 0, 2400)), None);
+        assert_eq!(
+            implausible_play(play(400, 40, 32_000), UnitPlay::default()),
             None
         );
         // Short games without claimed failures.

@@ -55,19 +55,22 @@ impl Coordinator {
         campaign: &CampaignId,
         token: &TokenHash,
     ) -> Result<(UnitPlay, UnitPlay), CoordinatorError> {
-        if let Some(totals) = self.play_totals.lock().get(campaign) {
-            let mine = totals.by_token.get(token).copied().unwrap_or_default();
-            return Ok((mine, totals.all - mine));
+        // The database's lock first, as counting takes them: no unit is
+        // counted between reading the totals and keeping them.
+        let db = self.db();
+        let mut held = self.play_totals.lock();
+        if !held.contains_key(campaign) {
+            let mut totals = CampaignPlay::default();
+            for (hash, play) in results::play_by_token(&db, campaign)? {
+                totals.all = totals.all + play;
+                totals.by_token.insert(hash, play);
+            }
+            held.insert(campaign.clone(), totals);
         }
-        let rows = results::play_by_token(&self.db(), campaign)?;
-        let mut totals = CampaignPlay::default();
-        for (hash, play) in rows {
-            totals.all = totals.all + play;
-            totals.by_token.insert(hash, play);
-        }
+        let totals = held
+            .get(campaign)
+            .ok_or_else(|| super::StorageError::NotLoaded(campaign.clone()))?;
         let mine = totals.by_token.get(token).copied().unwrap_or_default();
-        let answer = (mine, totals.all - mine);
-        self.play_totals.lock().insert(campaign.clone(), totals);
-        Ok(answer)
+        Ok((mine, totals.all - mine))
     }
 }

@@ -144,7 +144,12 @@ impl Coordinator {
     pub(super) fn check_counted_files(&self, depth: Depth) -> Result<FileCheck, CoordinatorError> {
         let rows = results::counted_files(&self.db())?;
         let mut check = FileCheck::default();
-        for row in rows {
+        // A campaign that could not be rebuilt is left as it is until it is.
+        let unloaded = self.unloaded_lock().clone();
+        for row in rows
+            .into_iter()
+            .filter(|r| !unloaded.contains_key(&r.campaign))
+        {
             check.checked += 1;
             if let Some(reason) = self.file_fault(&row, depth)? {
                 check.quarantined.push(self.quarantine_counted(

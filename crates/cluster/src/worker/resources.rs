@@ -41,7 +41,19 @@ fn meminfo_available() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// What this process's cgroup v2 allows beyond what it uses.
+/// The value of `key` in a cgroup `memory.stat` file, 0 if absent.
+fn stat_value(dir: &std::path::Path, key: &str) -> u64 {
+    std::fs::read_to_string(dir.join("memory.stat"))
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(key)?.strip_prefix(' ')?.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// What this process's cgroup v2 allows beyond what it uses, counting the
+/// inactive page cache (which the kernel gives back) as free.
 fn cgroup_v2_room() -> Option<u64> {
     let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
     let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
@@ -53,6 +65,7 @@ fn cgroup_v2_room() -> Option<u64> {
         .trim()
         .parse()
         .ok()?;
+    let used = used.saturating_sub(stat_value(&dir, "inactive_file"));
     Some(max.saturating_sub(used))
 }
 
@@ -71,7 +84,9 @@ fn cgroup_v1_room() -> Option<u64> {
     if limit >= 1 << 60 {
         return None;
     }
-    Some(limit.saturating_sub(read("memory.usage_in_bytes")?))
+    let used =
+        read("memory.usage_in_bytes")?.saturating_sub(stat_value(dir, "total_inactive_file"));
+    Some(limit.saturating_sub(used))
 }
 
 /// The bytes the hash tables of `config`'s builtin players take with

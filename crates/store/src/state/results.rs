@@ -222,7 +222,8 @@ pub fn workers_of(db: &Connection, campaign: &CampaignId) -> rusqlite::Result<Ve
 
 /// How the counted games of `campaign` went, by the token hash of the
 /// workers that played them (empty for workers registered before workers
-/// were bound to tokens).
+/// were bound to tokens); units counted before their failures and plies
+/// were recorded are left out.
 ///
 /// # Errors
 /// SQLite's.
@@ -234,7 +235,7 @@ pub fn play_by_token(
         "select coalesce(w.token_hash, ''), sum(r.ll + r.ld + r.dd + r.wd + r.ww) * 2,
                 sum(r.failures), sum(r.plies)
          from results r left join workers w on w.id = r.worker_id
-         where r.campaign_id = ?1 group by 1",
+         where r.campaign_id = ?1 and r.plies >= 0 and r.failures >= 0 group by 1",
     )?;
     let rows = stmt.query_map([campaign], |r| {
         Ok((

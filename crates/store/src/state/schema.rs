@@ -57,8 +57,9 @@ fn make_tables(db: &Connection) -> Result<(), rusqlite::Error> {
         ("results", "file_sha256", "text not null default ''"),
         ("results", "file_bytes", "integer not null default -1"),
         ("results", "games", "integer not null default -1"),
-        ("results", "failures", "integer not null default 0"),
-        ("results", "plies", "integer not null default 0"),
+        // -1: counted before they were recorded, left out of the checks.
+        ("results", "failures", "integer not null default -1"),
+        ("results", "plies", "integer not null default -1"),
     ] {
         let present: bool = db.query_row(
             &format!("select count(*) from pragma_table_info('{table}') where name = ?1"),
