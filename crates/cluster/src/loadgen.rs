@@ -317,7 +317,8 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
             (latencies, stored, errors)
         }));
     }
-    let (mut latencies, mut stored, mut errors) = (Vec::new(), Vec::new(), 0);
+    let (mut latencies, mut stored, mut errors): (Vec<_>, Vec<_>, u64) =
+        (Vec::new(), Vec::new(), 0);
     for task in tasks {
         if let Ok((l, s, e)) = task.await {
             latencies.extend(l);
@@ -329,6 +330,26 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
     let _ = stop.send(());
     let _ = server.await;
     let window_start = started + warm_up.min(duration);
+    Ok(report(
+        workers,
+        window_start,
+        ended,
+        &latencies,
+        &stored,
+        errors,
+    ))
+}
+
+/// The figures of a run from its window's start to `ended`: each request's
+/// (when answered, latency), each accepted unit's (when, games).
+fn report(
+    workers: usize,
+    window_start: Instant,
+    ended: Instant,
+    latencies: &[(Instant, Duration)],
+    stored: &[(Instant, u64)],
+    errors: u64,
+) -> LoadReport {
     let window = ended.saturating_duration_since(window_start);
     let mut whole: Vec<Duration> = latencies.iter().map(|(_, l)| *l).collect();
     let mut measured: Vec<Duration> = latencies
@@ -341,7 +362,7 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         .filter(|(at, _)| *at >= window_start)
         .map(|(_, n)| n)
         .sum();
-    Ok(LoadReport {
+    LoadReport {
         workers,
         requests: measured.len() as u64,
         p50: quantile(&mut measured, 0.5),
@@ -350,7 +371,7 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         games_per_second: games as f64 / window.as_secs_f64().max(1e-9),
         window,
         errors,
-    })
+    }
 }
 
 /// The `q` quantile of `values` (sorted in place); zero if there are none.
