@@ -12,8 +12,8 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    init_tracing();
     let cli = commands::Cli::parse();
+    init_tracing(cli.default_log_filter());
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => {
@@ -37,11 +37,12 @@ fn error_text(err: &anyhow::Error) -> String {
     text
 }
 
-/// Logs to stderr: warnings and errors only unless `RUST_LOG` says more
-/// (`RUST_LOG=info`, `RUST_LOG=ajaxlab_cluster=debug`).
-fn init_tracing() {
+/// Logs to stderr what `default` lets through (the command's choice)
+/// unless `RUST_LOG` says otherwise (`RUST_LOG=warn`,
+/// `RUST_LOG=ajaxlab_cluster=debug`).
+fn init_tracing(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

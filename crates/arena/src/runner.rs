@@ -9,7 +9,7 @@ use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer, bench};
 use crate::referee::{GameSpec, play_game, player_record};
 use crate::resume::{ResumeError, StoredPairs, stored_pairs};
 use ajaxlab_rules::Variant;
-use ajaxlab_stats::{LlrBounds, Pentanomial, RandomSource, SplitMix64, Sprt, SprtError, Status};
+use ajaxlab_stats::{Pentanomial, RandomSource, SplitMix64, Sprt, SprtError, Status};
 use ajaxlab_store::lock::{DirectoryLock, LockError};
 use ajaxlab_store::{FileMetadata, GameRecord, PlayerRecord, StoreError, write_games};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -99,20 +99,6 @@ pub struct MatchSummary {
     pub resumed_pairs: u64,
     /// Wall time.
     pub elapsed: Duration,
-    /// Where the SPRT of [`run_sprt_match`] decided (`None` without a test
-    /// or a verdict); pairs in flight then finish after it.
-    pub sprt_stop: Option<SprtStop>,
-}
-
-/// The moment an SPRT crossed a bound.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtStop {
-    /// Pairs counted.
-    pub pairs: u64,
-    /// The LLR then.
-    pub llr: f64,
-    /// The bounds in force then (Wald's, overshoot-corrected).
-    pub bounds: LlrBounds,
 }
 
 /// How progress is shown.
@@ -319,7 +305,11 @@ fn create_and_play(
             all_for_pgn.extend(pair.iter().cloned());
         }
     }
-    decided.store(tally.sprt_stop.is_some(), Ordering::Relaxed);
+    decided.store(
+        sprt.as_deref()
+            .is_some_and(|s| s.status() != Status::Continue),
+        Ordering::Relaxed,
+    );
     bar.set_position(tally.stats.games());
     let mut files = stored.files;
     let mut pending: Vec<GameRecord> = Vec::new();
@@ -405,20 +395,18 @@ fn create_and_play(
         files,
         resumed_pairs: stored.pairs.len() as u64,
         elapsed: started.elapsed(),
-        sprt_stop: tally.sprt_stop,
     })
 }
 
-/// The running count of a match's pairs, and where its SPRT decided.
+/// The running count of a match's pairs.
 #[derive(Default)]
 struct Tally {
     stats: LiveStats,
-    sprt_stop: Option<SprtStop>,
 }
 
 impl Tally {
-    /// Counts a finished pair and feeds the SPRT; true when this pair
-    /// made it decide.
+    /// Counts a finished pair and feeds the SPRT; true once it has
+    /// decided (the pairs counted after that leave it where it decided).
     fn count(
         &mut self,
         games: &[GameRecord; 2],
@@ -428,15 +416,7 @@ impl Tally {
         let Some(sprt) = sprt else {
             return Ok(false);
         };
-        if sprt.update(self.stats.pentanomial)? == Status::Continue || self.sprt_stop.is_some() {
-            return Ok(false);
-        }
-        self.sprt_stop = Some(SprtStop {
-            pairs: self.stats.pentanomial.pairs(),
-            llr: sprt.llr(),
-            bounds: sprt.effective_bounds(),
-        });
-        Ok(true)
+        Ok(sprt.update(self.stats.pentanomial)? != Status::Continue)
     }
 }
 

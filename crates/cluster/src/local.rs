@@ -173,17 +173,27 @@ fn store_engines(text: &str, store: &ArtifactStore) -> Result<Vec<Input>, Artifa
         .collect()
 }
 
-/// One line on a campaign's standing: Elo, and what its kind adds.
+/// One line on a campaign's standing: the pairs counted, their Elo (none
+/// before the first), and what its kind adds.
 pub fn standing(view: &CampaignView) -> String {
-    let mut out = view.pentanomial.elo().map_or("Elo n/a".to_owned(), |e| {
-        format!("Elo {:+.1} ± {:.1}", e.elo, e.interval.half_width())
-    });
-    if let Some(s) = &view.sprt {
+    let pairs = view.pentanomial.pairs();
+    let s = if pairs == 1 { "" } else { "s" };
+    let mut out = view.pentanomial.elo().map_or_else(
+        |_| format!("{pairs} pair{s} counted"),
+        |e| {
+            format!(
+                "{pairs} pair{s} counted, Elo {:+.1} ± {:.1}",
+                e.elo,
+                e.interval.half_width()
+            )
+        },
+    );
+    if let (Some(s), Some(standing)) = (&view.sprt, view.sprt_standing()) {
         out.push_str(&format!(
             "  {}  {} {}",
             hypotheses_text(s.config.elo0, s.config.elo1, s.config.model),
-            llr_text(s.llr, s.bounds.lower, s.bounds.upper),
-            sprt_state(s.verdict, view.state)
+            llr_text(s.llr, s.bounds),
+            sprt_state(standing)
         ));
     }
     if view.kind == RunKind::FirstMove
@@ -199,7 +209,10 @@ pub fn standing(view: &CampaignView) -> String {
 
 /// Shows the campaigns' progress until all are over: the games counted
 /// plus those finished in the unit being played (`in_flight`), so that the
-/// bar and its ETA move a game at a time, not a unit at a time.
+/// bar and its ETA move a game at a time, not a unit at a time. Both are
+/// games surely finished, and the most seen so far is shown: a unit's games
+/// leave `in_flight` a moment before the coordinator counts them, and the
+/// bar never goes back for it.
 async fn watch(
     coordinator: &Coordinator,
     ids: &[CampaignId],
@@ -226,10 +239,13 @@ async fn watch(
     let log = !quiet && !std::io::stderr().is_terminal();
     let mut last_log = Instant::now();
     let mut eta = Eta::default();
+    let mut done = 0;
     loop {
         let now = views(coordinator)?;
         let counted: u64 = now.iter().map(|v| v.pairs_done * 2).sum();
-        let done = (counted + in_flight.load(Ordering::Relaxed)).min(total);
+        done = (counted + in_flight.load(Ordering::Relaxed))
+            .min(total)
+            .max(done);
         bar.set_position(done);
         let eta_text = eta.text(done, total);
         bar.set_prefix(eta_text.clone());

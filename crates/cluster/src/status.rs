@@ -4,9 +4,9 @@
 
 use crate::connections::ConnectionLimits;
 use crate::coordinator::{CampaignView, Coordinator, SpsaStep};
-use crate::sprt_text::{sprt_state, verdict_text};
+use crate::sprt_text::{short_verdict, sprt_state};
 use ajaxlab_plot::{Band, Chart, GREY, HLine, Line, PALETTE};
-use ajaxlab_stats::hypotheses_text;
+use ajaxlab_stats::{hypotheses_text, llr_text};
 use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -147,19 +147,17 @@ fn line_plot(
 /// What a campaign's kind adds to its line: the SPRT, White's score, θ.
 fn kind_text(view: &CampaignView) -> String {
     let mut out = String::new();
-    if let Some(s) = &view.sprt {
+    if let (Some(s), Some(standing)) = (&view.sprt, view.sprt_standing()) {
         let _ = write!(
             out,
-            ", {}, LLR <b class=\"llr\">{:.2}</b> [{:.2}, {:.2}, overshoot-corrected] <b class=\"verdict\">{}</b>",
+            ", {}, <span class=\"llr\">{}</span> <b class=\"verdict\">{}</b>",
             escape(&hypotheses_text(
                 s.config.elo0,
                 s.config.elo1,
                 s.config.model
             )),
-            s.llr,
-            s.bounds.lower,
-            s.bounds.upper,
-            escape(sprt_state(s.verdict, view.state))
+            escape(&llr_text(s.llr, s.bounds)),
+            escape(&sprt_state(standing))
         );
     }
     if let Some(score) = view.white_score() {
@@ -255,8 +253,9 @@ async fn campaigns_json(State(c): State<Arc<Coordinator>>) -> Response {
                         "kind": v.kind.as_str(), "white_score": v.white_score(),
                         "llr": v.sprt.as_ref().map(|s| s.llr),
                         "llr_bounds": v.sprt.as_ref().map(|s| [s.bounds.lower, s.bounds.upper]),
-                        "verdict": v.sprt.as_ref().map(|s| verdict_text(s.verdict)),
-                        "sprt_state": v.sprt.as_ref().map(|s| sprt_state(s.verdict, v.state)),
+                        "verdict": v.sprt.as_ref().map(|s| short_verdict(s.verdict)),
+                        "pairs_at_verdict": v.sprt.as_ref().map(|s| s.pairs_at_verdict),
+                        "sprt_state": v.sprt_standing().map(sprt_state),
                         "elo0": v.sprt.as_ref().map(|s| s.config.elo0),
                         "elo1": v.sprt.as_ref().map(|s| s.config.elo1),
                         "elo_model": v.sprt.as_ref().map(|s| s.config.model.as_str()),

@@ -70,7 +70,9 @@ max_plies = 80
     let sprt = view.sprt.clone().unwrap();
     assert_eq!(view.state, CampaignState::Finished);
     assert_eq!(sprt.verdict, ajaxlab_stats::Status::AcceptH1, "{view:?}");
-    assert!(sprt.llr >= sprt.bounds.upper, "{sprt:?}");
+    // Fishtest's stop: within the overshoot expected of a batch of its bound.
+    assert!(sprt.llr >= sprt.bounds.upper - 0.5, "{sprt:?}");
+    assert!(sprt.pairs_at_verdict > 0 && sprt.pairs_at_verdict <= view.pairs_done);
     assert!(
         view.pairs_done < view.pairs_total,
         "stopped early: {} of {} pairs",
@@ -108,18 +110,28 @@ max_plies = 40
     let line = ajaxlab_cluster::local::standing(&view);
     assert!(
         line.contains("SPRT <-1.75, 0.25> normalized Elo")
-            && line.contains("overshoot-corrected")
+            && line.contains("Fishtest's bounds)")
             && line.ends_with("ended at the game cap, no verdict"),
         "{line}"
     );
+    // One pair of bounds, Fishtest's (Wald's at α = β = 0.05), on every view.
+    let fishtest = "(-2.94, 2.94 Fishtest's bounds)";
+    assert_eq!(line.matches("bounds").count(), 1, "{line}");
+    assert!(line.contains(fishtest), "{line}");
     // What `ajaxlab campaign list` prints comes over the wire.
     let wire = view.to_proto();
+    assert_eq!(
+        format!("({:.2}, {:.2}", wire.llr_lower, wire.llr_upper),
+        "(-2.94, 2.94"
+    );
     assert_eq!((wire.elo0, wire.elo1), (-1.75, 0.25));
     assert_eq!(wire.elo_model, v1::EloModel::Normalized as i32);
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let html = runtime.block_on(fetch_status_page(Arc::clone(&c), "/"));
     assert!(
         html.contains("SPRT &lt;-1.75, 0.25&gt; normalized Elo")
+            && html.contains(fishtest)
+            && html.matches("bounds").count() == 1
             && html.contains("ended at the game cap, no verdict"),
         "{html}"
     );

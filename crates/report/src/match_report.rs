@@ -8,8 +8,8 @@ use crate::pairs::{Pairs, pair_up};
 use crate::plot::{self, Band, Chart, GREY, HLine, Line, PALETTE};
 use crate::{fmt_elo, fmt_plots, score_interval, stem};
 use ajaxlab_stats::{
-    EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtError, Status, Trinomial, Z_95,
-    hypotheses_text,
+    Counts, EloEstimate, LlrBounds, NeloEstimate, Pentanomial, Sprt, SprtError, Status, Trinomial,
+    Z_95, hypotheses_text, llr_text, verdict_text,
 };
 use ajaxlab_store::record::white_counts;
 use ajaxlab_store::{RunKind, SprtMetadata};
@@ -47,13 +47,17 @@ pub struct MatchReport {
     pub plots: Vec<PathBuf>,
 }
 
-/// An SPRT's state after all stored pairs.
+/// An SPRT's state after all stored pairs: where it decided, or after the
+/// last pair if it did not.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtOutcome {
     /// The design from the metadata.
     pub spec: SprtMetadata,
-    /// The LLR after the last pair.
+    /// The LLR over `tested`.
     pub llr: f64,
+    /// The pairs the test counted: those up to its verdict (the later ones
+    /// were played after it), or all.
+    pub tested: Pentanomial,
     /// Wald's bounds.
     pub bounds: LlrBounds,
     /// The verdict (final once a bound was crossed).
@@ -145,13 +149,19 @@ fn replay_sprt(
             Err(e) => return Ok(Err(e)),
         };
         llr_path.push((games(n), sprt.llr()));
-        if status != Status::Continue && decided_after_games.is_none() {
+        if status != Status::Continue {
             decided_after_games = u64::try_from(2 * n).ok();
+            break;
         }
     }
+    let tested = match sprt.counts() {
+        Some(Counts::Pentanomial(p)) => *p,
+        _ => Pentanomial::default(),
+    };
     Ok(Ok(SprtOutcome {
         spec,
         llr: sprt.llr(),
+        tested,
         bounds: sprt.bounds(),
         status: sprt.status(),
         decided_after_games,
@@ -213,12 +223,12 @@ fn llr_chart(run: &Run, outcome: &SprtOutcome, llr_path: Vec<(f64, f64)>) -> Cha
         }],
         hlines: vec![
             HLine {
-                label: format!("H1 accepted above {:.2}", outcome.bounds.upper),
+                label: format!("H1 bound {:.2} (Fishtest's)", outcome.bounds.upper),
                 color: PALETTE[2],
                 y: outcome.bounds.upper,
             },
             HLine {
-                label: format!("H0 accepted below {:.2}", outcome.bounds.lower),
+                label: format!("H0 bound {:.2} (Fishtest's)", outcome.bounds.lower),
                 color: PALETTE[1],
                 y: outcome.bounds.lower,
             },
@@ -279,15 +289,13 @@ impl fmt::Display for MatchReport {
                     spec.alpha,
                     spec.beta
                 )?;
-                // The coordinator stops at the overshoot-corrected bounds,
-                // which lie inside these.
-                writeln!(
-                    f,
-                    "  LLR   {:.3} (Wald's bounds {:.3}, {:.3})",
-                    s.llr, s.bounds.lower, s.bounds.upper
-                )?;
+                writeln!(f, "  {}", llr_text(s.llr, s.bounds))?;
                 match s.decided_after_games {
-                    Some(g) => writeln!(f, "  verdict {} after {g} games", s.status)?,
+                    Some(g) => writeln!(
+                        f,
+                        "  verdict {}",
+                        verdict_text(s.status, g / 2, p.games() / 2)
+                    )?,
                     None => writeln!(f, "  verdict none: no bound crossed in {} games", p.games())?,
                 }
                 if let (Some(e), Some(_)) = (&s.estimate, s.decided_after_games) {

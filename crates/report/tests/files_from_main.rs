@@ -31,7 +31,7 @@ const REWORDED: [(&str, &str); 3] = [
     ),
     (
         "  LLR   -0.011 (bounds -2.251, 2.890)",
-        "  LLR   -0.011 (Wald's bounds -2.251, 2.890)",
+        "  LLR -0.01 (-2.25, 2.89 Fishtest's bounds)",
     ),
     (
         "  verdict continue: no bound crossed yet",

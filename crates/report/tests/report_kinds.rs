@@ -168,17 +168,21 @@ fn sprt_replays_to_the_llr_and_verdict_of_a_direct_sprt() {
     let outcome = m.sprt.unwrap().unwrap();
     let direct = llr(EloModel::Normalized, 0.0, 5.0, &total.into()).unwrap();
     assert!(
-        (outcome.llr - direct).abs() < 1e-12,
-        "{} vs {direct}",
-        outcome.llr
-    );
-    assert!(
         direct > 2.95,
         "the synthetic units should pass: LLR {direct}"
     );
     assert_eq!(outcome.status, Status::AcceptH1);
+    // The test stays where it decided: its LLR is over the pairs up to the
+    // verdict, those after it are stored but not in it.
     let games = outcome.decided_after_games.unwrap();
     assert!(games <= total.games() && games > 0);
+    assert_eq!(outcome.tested.games(), games);
+    let at_verdict = llr(EloModel::Normalized, 0.0, 5.0, &outcome.tested.into()).unwrap();
+    assert!(
+        (outcome.llr - at_verdict).abs() < 1e-12,
+        "{} vs {at_verdict}",
+        outcome.llr
+    );
     let wald = Sprt::new(SprtConfig::new(0.0, 5.0, EloModel::Normalized))
         .unwrap()
         .bounds();

@@ -72,7 +72,7 @@ pub use sprt::{
     DEFAULT_ERROR_RATE, InvalidSprtConfig, LlrBounds, Sprt, SprtConfig, SprtError, SprtViolation,
     Status,
 };
-pub use sprt_text::{hypotheses_text, llr_text};
+pub use sprt_text::{hypotheses_text, llr_text, verdict_text};
 pub use spsa::{
     DEFAULT_A_RATIO, DEFAULT_ALPHA, DEFAULT_GAMMA, Flip, InvalidSpsaConfig, ParamProblem,
     Perturbation, PerturbationId, Spsa, SpsaConfig, SpsaError, SpsaParam, SpsaViolation,

@@ -200,9 +200,10 @@ impl Overshoot {
 /// A running SPRT: feed it the cumulative counts after each batch and read
 /// its [`Status`].
 ///
-/// The verdict is final: once a bound is crossed, later updates still
-/// refresh the LLR and the estimate (late results of games in flight) but
-/// never change the status, as Fishtest stops a test when it decides.
+/// The verdict is final: once a bound is crossed the test stays where it
+/// decided (its LLR, counts and estimate). Later updates, the results of
+/// games that were in flight, change nothing: they were played after the
+/// verdict, and the caller reports them as such.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sprt {
     config: SprtConfig,
@@ -317,6 +318,9 @@ impl Sprt {
         if self.last.is_some_and(|last| !last.same_kind(&counts)) {
             return Err(SprtError::MixedCounts);
         }
+        if self.status != Status::Continue {
+            return Ok(self.status);
+        }
         let llr = llr::llr(
             self.config.model,
             self.config.elo0,
@@ -339,13 +343,11 @@ impl Sprt {
             }
         }
 
-        if self.status == Status::Continue {
-            let bounds = self.effective_bounds();
-            if llr < bounds.lower {
-                self.status = Status::AcceptH0;
-            } else if llr > bounds.upper {
-                self.status = Status::AcceptH1;
-            }
+        let bounds = self.effective_bounds();
+        if llr < bounds.lower {
+            self.status = Status::AcceptH0;
+        } else if llr > bounds.upper {
+            self.status = Status::AcceptH1;
         }
         Ok(self.status)
     }
@@ -599,17 +601,18 @@ mod tests {
     }
 
     #[test]
-    fn the_verdict_is_final() {
+    fn the_verdict_is_final_and_later_games_leave_the_test_where_it_decided() {
         let mut s = Sprt::new(SprtConfig::new(0.0, 5.0, EloModel::Logistic)).unwrap();
-        assert_eq!(
-            s.update(Pentanomial::new([0, 5, 50, 200, 100])),
-            Ok(Status::AcceptH1)
-        );
+        let decisive = Pentanomial::new([0, 5, 50, 200, 100]);
+        assert_eq!(s.update(decisive), Ok(Status::AcceptH1));
+        let at_verdict = s.clone();
         assert_eq!(
             s.update(Pentanomial::new([500, 5, 50, 200, 100])),
             Ok(Status::AcceptH1)
         );
-        assert!(s.llr() < s.bounds().lower);
+        assert_eq!(s, at_verdict);
+        assert_eq!(s.counts(), Some(&Counts::from(decisive)));
+        assert!(s.llr() > s.bounds().upper);
     }
 
     // ---- Simulation of error rates ------------------------------------

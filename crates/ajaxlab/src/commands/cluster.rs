@@ -10,11 +10,11 @@ use ajaxlab_cluster::local::{run_local_campaign, standing};
 use ajaxlab_cluster::operator::{self, CampaignChange};
 use ajaxlab_cluster::remote::{Remote, RemoteError};
 use ajaxlab_cluster::shutdown::{self, Shutdown};
-use ajaxlab_cluster::sprt_text::sprt_state;
+use ajaxlab_cluster::sprt_text::{SprtStanding, sprt_state};
 use ajaxlab_cluster::worker::{WorkerConfig, run_worker};
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;
-use ajaxlab_stats::{EloModel, Status, hypotheses_text, llr_text};
+use ajaxlab_stats::{EloModel, LlrBounds, Status, hypotheses_text, llr_text};
 use ajaxlab_store::RunKind;
 use anyhow::Context;
 use std::net::SocketAddr;
@@ -436,7 +436,12 @@ fn print_campaign(c: &v1::Campaign) -> Result<(), StdoutError> {
     let mut extra = String::new();
     if kind == Ok(RunKind::Sprt) {
         let standing = match (Status::from_wire(c.verdict, "Campaign.verdict"), &state) {
-            (Ok(verdict), Ok(state)) => sprt_state(verdict, *state).to_owned(),
+            (Ok(verdict), Ok(state)) => sprt_state(SprtStanding {
+                verdict,
+                campaign_state: *state,
+                pairs_at_verdict: c.pairs_at_verdict,
+                pairs_done: c.pairs_done,
+            }),
             _ => format!("verdict {}", c.verdict),
         };
         let hypotheses = EloModel::from_wire(c.elo_model, "Campaign.elo_model").map_or_else(
@@ -445,7 +450,13 @@ fn print_campaign(c: &v1::Campaign) -> Result<(), StdoutError> {
         );
         extra.push_str(&format!(
             "  {hypotheses}  {} {standing}",
-            llr_text(c.llr, c.llr_lower, c.llr_upper),
+            llr_text(
+                c.llr,
+                LlrBounds {
+                    lower: c.llr_lower,
+                    upper: c.llr_upper
+                }
+            ),
         ));
     }
     if kind == Ok(RunKind::FirstMove) {
@@ -454,16 +465,20 @@ fn print_campaign(c: &v1::Campaign) -> Result<(), StdoutError> {
     for (name, value) in c.spsa_names.iter().zip(&c.spsa_values) {
         extra.push_str(&format!("  {name} {value:.1}"));
     }
+    // No Elo before the first pair is counted.
+    let elo = if c.pairs_done == 0 {
+        "Elo n/a".to_owned()
+    } else {
+        format!("Elo {:+.1} ± {:.1}", c.elo, c.elo_error)
+    };
     outln!(
-        "{:<24} {:<11} {:<9} {:>7}/{:<7} pairs  penta [{}]  Elo {:+.1} ± {:.1}{extra}",
+        "{:<24} {:<11} {:<9} {:>7}/{:<7}  penta [{}]  {elo}{extra}",
         c.campaign_id,
         kind.map_or_else(|_| format!("kind {}", c.kind), |k| k.to_string()),
         state.map_or_else(|_| format!("state {}", c.state), |s| s.to_string()),
         c.pairs_done,
         c.pairs_total,
         p.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
-        c.elo,
-        c.elo_error
     )
 }
 
@@ -578,8 +593,15 @@ fn run_campaign(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints one line per campaign.
+/// Prints a header and one line per campaign.
 fn print_campaigns(campaigns: &[v1::Campaign]) -> anyhow::Result<ExitCode> {
+    outln!(
+        "{:<24} {:<11} {:<9} {:>15}  counts and standing",
+        "campaign",
+        "kind",
+        "state",
+        "pairs done/all"
+    )?;
     for c in campaigns {
         print_campaign(c)?;
     }

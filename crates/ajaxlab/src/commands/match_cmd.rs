@@ -3,13 +3,13 @@
 //! at the test's verdict.
 
 use super::out::outln;
-use super::sprt_args::{SprtArgs, llr_line};
+use super::sprt_args::SprtArgs;
 use ajaxlab_arena::config::{OutChoice, directory_for_new_games, read_match_file};
 use ajaxlab_arena::tournament::{TournamentKind, pairing_configs, run_tournament};
 use ajaxlab_arena::{
-    MatchConfig, MatchFile, MatchSummary, Overrides, Progress, Start, run_match, run_sprt_match,
+    MatchConfig, MatchFile, Overrides, Progress, Start, run_match, run_sprt_match,
 };
-use ajaxlab_stats::{Sprt, Status};
+use ajaxlab_stats::{Counts, Sprt, verdict_text};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -206,8 +206,7 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         played_now as f64 * 3600.0 / summary.elapsed.as_secs_f64().max(1e-9)
     )?;
     if let Some(sprt) = &sprt {
-        outln!("{}", verdict_line(sprt, &summary))?;
-        outln!("{}", llr_line(sprt, sprt.bounds()))?;
+        outln!("{}", sprt_line(sprt, summary.stats.pentanomial.pairs()))?;
     }
     for f in &summary.files {
         outln!("wrote {}", f.display())?;
@@ -215,25 +214,19 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `SPRT  H1 accepted after 12 pairs: LLR 2.91 above 2.83 (the
-/// overshoot-corrected bound); 13 pairs played`, or that no bound was
-/// crossed before the cap.
-fn verdict_line(sprt: &Sprt, summary: &MatchSummary) -> String {
-    let played = summary.stats.pentanomial.pairs();
-    match (sprt.status(), summary.sprt_stop) {
-        (Status::Continue, _) | (_, None) => {
-            format!("SPRT  no bound crossed in {played} pairs (the cap: --games)")
-        }
-        (verdict, Some(stop)) => {
-            let (side, bound) = if verdict == Status::AcceptH1 {
-                ("above", stop.bounds.upper)
-            } else {
-                ("below", stop.bounds.lower)
-            };
-            format!(
-                "SPRT  {verdict} after {} pairs: LLR {:.3} {side} {bound:.3} (the overshoot-corrected bound); {played} pairs played, those in flight finished and counted below",
-                stop.pairs, stop.llr
-            )
-        }
-    }
+/// `SPRT <0.00, 5.00> logistic Elo  LLR 2.93 (-2.94, 2.94 Fishtest's
+/// bounds)  H1 accepted after 12 pairs (1 pair played after the verdict:
+/// stored, not in the test); the test's pairs: penta [0 1 4 5 2]`, or that
+/// no bound was crossed before the cap.
+fn sprt_line(sprt: &Sprt, played: u64) -> String {
+    let verdict = match (sprt.decided_at(), sprt.counts()) {
+        (Some(at), Some(Counts::Pentanomial(p))) => format!(
+            "{}; the test's pairs: penta [{}]",
+            verdict_text(sprt.status(), at, played),
+            p.0.map(|n| n.to_string()).join(" ")
+        ),
+        (Some(at), _) => verdict_text(sprt.status(), at, played),
+        (None, _) => format!("no bound crossed in {played} pairs (the cap: --games)"),
+    };
+    format!("{}  {verdict}", sprt.standing())
 }

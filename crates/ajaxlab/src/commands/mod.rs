@@ -62,6 +62,19 @@ enum Command {
     Tune(tune::TuneArgs),
 }
 
+impl Cli {
+    /// What is logged unless `RUST_LOG` says otherwise: the services that
+    /// run for days (coordinator, worker) say what they do at info level
+    /// (campaigns created, units at a readable rate, verdicts, exclusions);
+    /// commands with their own output, warnings and errors only.
+    pub(crate) fn default_log_filter(&self) -> &'static str {
+        match self.command {
+            Command::Coordinator(_) | Command::Worker(_) => "warn,ajaxlab_cluster=info",
+            _ => "warn",
+        }
+    }
+}
+
 /// Runs the parsed command line; one that meets a closed standard output
 /// (`| head -1`) ends quietly with [`out::CLOSED_EXIT`].
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {

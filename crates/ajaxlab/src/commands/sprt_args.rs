@@ -3,7 +3,7 @@
 //! error rates and the Elo model, and the one line that prints an LLR, so
 //! that both commands show the same number for the same counts.
 
-use ajaxlab_stats::{EloModel, LlrBounds, Sprt, SprtConfig};
+use ajaxlab_stats::{EloModel, Sprt, SprtConfig};
 use anyhow::Context;
 
 /// `--sprt ELO0,ELO1 [--alpha A] [--beta B] [--model M]`.
@@ -55,19 +55,4 @@ impl SprtArgs {
             .map(Some)
             .map_err(|e| anyhow::anyhow!("--sprt/--alpha/--beta: {e}"))
     }
-}
-
-/// `LLR   2.971 (-2.944, 2.944) [-1.75, 0.25] normalized`: the LLR of the
-/// test's last update against `bounds`.
-pub(crate) fn llr_line(sprt: &Sprt, bounds: LlrBounds) -> String {
-    let c = sprt.config();
-    format!(
-        "LLR   {:.3} ({:.3}, {:.3}) [{}, {}] {}",
-        sprt.llr(),
-        bounds.lower,
-        bounds.upper,
-        c.elo0,
-        c.elo1,
-        c.model
-    )
 }

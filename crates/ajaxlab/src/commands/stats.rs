@@ -4,7 +4,7 @@
 
 use super::counts_text;
 use super::out::outln;
-use super::sprt_args::{SprtArgs, llr_line};
+use super::sprt_args::SprtArgs;
 use ajaxlab_stats::{Counts, Pentanomial};
 use anyhow::{Context, bail};
 use std::process::ExitCode;
@@ -92,7 +92,7 @@ pub(crate) fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     if let Some(mut sprt) = args.sprt.sprt()? {
         let status = sprt.update(counts).context("SPRT")?;
         let b = sprt.bounds();
-        lines.push(format!("{}: {status}", llr_line(&sprt, b)));
+        lines.push(format!("{}  {status}", sprt.standing()));
         json["llr"] = serde_json::json!(sprt.llr());
         json["bounds"] = serde_json::json!([b.lower, b.upper]);
         json["status"] = serde_json::json!(status.to_string());

@@ -58,10 +58,14 @@ pub struct ParamValue {
 pub struct SprtView {
     /// Log-likelihood ratio.
     pub llr: f64,
-    /// Its stopping bounds (with the overshoot correction).
+    /// Its bounds, Wald's, as Fishtest prints them (it stops within the
+    /// overshoot expected of a batch of them).
     pub bounds: ajaxlab_stats::LlrBounds,
     /// Whether a bound is crossed, and which.
     pub verdict: ajaxlab_stats::Status,
+    /// The pairs the test had counted when it decided (0 while it runs);
+    /// the campaign's later pairs were in flight then.
+    pub pairs_at_verdict: u64,
     /// The design: the Elo hypotheses, their model, α and β.
     pub config: ajaxlab_stats::SprtConfig,
 }
@@ -105,6 +109,7 @@ impl CampaignView {
                 .as_ref()
                 .map_or(ajaxlab_stats::Status::Continue, |s| s.verdict)
                 .to_wire(),
+            pairs_at_verdict: self.sprt.as_ref().map_or(0, |s| s.pairs_at_verdict),
             elo0: self.sprt.as_ref().map_or(0.0, |s| s.config.elo0),
             elo1: self.sprt.as_ref().map_or(0.0, |s| s.config.elo1),
             elo_model: self.sprt.as_ref().map_or(0, |s| s.config.model.to_wire()),
@@ -232,6 +237,7 @@ impl Coordinator {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             for live in lives {
+                self.log_created(&live);
                 campaigns.insert(live.spec.name.clone(), live);
             }
         }
@@ -267,8 +273,9 @@ impl Coordinator {
             sprt: live.and_then(|l| {
                 l.sprt.as_ref().map(|s| SprtView {
                     llr: s.llr(),
-                    bounds: s.effective_bounds(),
+                    bounds: s.bounds(),
                     verdict: l.verdict(),
+                    pairs_at_verdict: s.decided_at().unwrap_or(0),
                     config: *s.config(),
                 })
             }),

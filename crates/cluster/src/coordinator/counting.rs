@@ -2,6 +2,7 @@
 //! own file, then counted in one transaction, exactly once (also when a
 //! file is found uncounted on start-up); and SPSA trajectories follow.
 
+use super::activity::UnitEvent;
 use super::error::{LeaseError, StorageError, SubmissionError, file_error};
 use super::leases::{Lease, WorkerKey};
 use super::tokens::TokenHash;
@@ -427,6 +428,7 @@ impl Coordinator {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut next = campaigns.get(campaign).cloned();
+        let was_decided = next.as_ref().is_some_and(Live::decided);
         if let Some(live) = &mut next {
             if live.sprt.is_some() {
                 live.update_sprt(campaigns::pentanomial(&tx, campaign)?);
@@ -463,6 +465,16 @@ impl Coordinator {
         drop(campaigns);
         drop(db);
         self.write_spsa_trajectory(campaign, complete)?;
+        self.log_unit(
+            campaign,
+            unit,
+            UnitEvent::Counted {
+                pairs: penta.pairs(),
+            },
+        );
+        if decided && !was_decided {
+            self.log_verdict(campaign);
+        }
         if complete || decided {
             self.write_campaign_pgn_or_warn(campaign);
         }

@@ -1,6 +1,7 @@
 //! Workers and their leases: registration, the choice of a campaign for
 //! an asking worker, the size of a new unit, renewal and release.
 
+use super::activity::UnitEvent;
 use super::error::{LeaseError, StorageError};
 use super::tokens::{TokenHash, random_hex};
 use super::{Coordinator, CoordinatorError, bump, now_ms};
@@ -291,6 +292,7 @@ impl Coordinator {
             first_pair: first,
             pair_count: count,
         });
+        self.log_unit(&campaign, &unit_id, UnitEvent::Leased);
         super::shipping::apply(&mut unit, &shipped);
         shared.apply(&mut unit);
         if let Some(filled) = &filled {

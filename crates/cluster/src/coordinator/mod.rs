@@ -17,6 +17,7 @@
 //! campaign's `games.pgn`), `verify` (the counted files checked), [`kinds`] (what each
 //! campaign kind adds), [`validate`] (checks of submitted games).
 
+mod activity;
 mod campaigns;
 mod claims;
 mod counting;
@@ -124,6 +125,8 @@ pub struct Coordinator {
     submitting: claims::SubmissionClaims,
     /// How each token's counted games went, per campaign.
     play_totals: play_totals::PlayTotals,
+    /// Units leased and counted since each campaign's last log line.
+    activity: activity::Activity,
     /// This coordinator's hold on its state directory.
     _lock: ajaxlab_store::lock::DirectoryLock,
     /// What the start-up check of the games files found.
@@ -194,6 +197,7 @@ impl Coordinator {
             artifacts,
             submitting: claims::SubmissionClaims::default(),
             play_totals: play_totals::PlayTotals::default(),
+            activity: activity::Activity::default(),
             _lock: lock,
             startup_check: FileCheck::default(),
         };

@@ -615,7 +615,12 @@ async fn play_and_submit(
                 let status =
                     Submitted::from_wire(r.into_inner().status, "SubmitResultsResponse.status");
                 match &status {
-                    Ok(Submitted::Accepted) => {}
+                    Ok(Submitted::Accepted) => tracing::info!(
+                        "unit counted: {} games of pairs {}..{}",
+                        games.len(),
+                        unit.first_pair,
+                        unit.first_pair + u64::from(unit.pair_count)
+                    ),
                     Ok(other) => tracing::info!("unit not counted ({other:?}); dropped"),
                     Err(e) => tracing::warn!("unit not counted: {e}"),
                 }
