@@ -199,7 +199,9 @@ fn campaign_file(dir: &Path, name: &str, games: u32) -> PathBuf {
 /// `(pairs_done, state)` of a campaign, from the operator CLI.
 fn progress(url: &str, op: &Path, name: &str) -> (u64, String) {
     let out = operator(url, op, &["status", name]);
-    let fields: Vec<&str> = out.split_whitespace().collect();
+    // Below the header, the campaign's line.
+    let line = out.lines().find(|l| l.starts_with(name)).unwrap_or("");
+    let fields: Vec<&str> = line.split_whitespace().collect();
     match fields.as_slice() {
         [_, _kind, state, done, ..] => (
             done.split('/').next().unwrap_or("0").parse().unwrap_or(0),
@@ -353,7 +355,7 @@ fn http_get(addr: &str, path: &str) -> String {
 #[test]
 #[ignore = "holds 1,100 sockets for a minute"]
 fn a_flood_of_silent_status_page_connections_leaves_workers_playing() {
-    ajaxlab_cluster::connections::ConnectionLimits::for_this_process();
+    ajaxlab_cluster::coordinator::serve::connections::ConnectionLimits::for_this_process();
     let state = temp_dir("flood");
     let (worker_token, op) = (token(&state, "worker"), token(&state, "operator"));
     let (_coordinator, addr) = coordinator_under(

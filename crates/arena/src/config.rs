@@ -475,95 +475,31 @@ impl MatchConfig {
         let variant = set
             .find(&variant_text)
             .map_err(|e| err(variant_key, e.to_string()))?;
-        let games = o.games.or(file.games).unwrap_or(100);
-        // The top of the range first: the even-number hint below is for
-        // small and odd counts, and must never suggest one out of range.
-        if games > *limits::GAMES.end() {
-            limits::check("games", games, &limits::GAMES)?;
-        }
-        if games < 2 || !games.is_multiple_of(2) {
-            let nearest = (games + 1).max(2) / 2 * 2;
-            return Err(err(
-                "games",
-                format!(
-                    "{games}: must be an even number ≥ 2, e.g. {nearest}: every opening is played twice, colours swapped, and the statistics count pairs (pentanomial, as Fishtest and fastchess do), which an unpaired game would not fit"
-                ),
-            ));
-        }
+        let games = checked_games(o.games.or(file.games).unwrap_or(100))?;
         let concurrency = o
             .concurrency
             .or(file.concurrency)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         limits::check("concurrency", concurrency, &limits::CONCURRENCY)?;
-        let files: Vec<PlayerFile> = if o.players.is_empty() {
-            file.players.unwrap_or_else(|| {
-                vec![
-                    PlayerFile {
-                        engine: "builtin".into(),
-                        ..Default::default()
-                    };
-                    2
-                ]
-            })
-        } else {
-            o.players
-                .iter()
-                .map(|s| player_from_spec(s))
-                .collect::<Result<_, _>>()?
-        };
-        if !count.contains(&files.len()) {
-            let needed = if count.start() == count.end() {
-                format!("exactly {}", count.start())
-            } else {
-                format!("at least {}", count.start())
-            };
-            return Err(err(
-                if o.players.is_empty() {
-                    "players"
-                } else {
-                    "--player"
-                },
-                format!("{} given, {needed} needed", files.len()),
-            ));
-        }
+        let files = player_files(file.players, &o.players, count)?;
         let mut field = Vec::with_capacity(files.len());
         for (i, f) in files.iter().enumerate() {
-            let mut p = player(i, f, variant, &file.tc, &o.tc)?;
-            if field.iter().any(|q: &PlayerConfig| q.name == p.name) {
-                let taken = |name: &str| field.iter().any(|q: &PlayerConfig| q.name == name);
-                let free = (2u32..)
-                    .map(|n| format!("{}-{n}", p.name))
-                    .find(|name| !taken(name));
-                p.name = free.unwrap_or_default();
-                if let PlayerKind::Uci(c) = &mut p.kind {
-                    c.name = p.name.clone();
-                }
-            }
-            field.push(p);
+            let p = player(i, f, variant, &file.tc, &o.tc)?;
+            field.push(named_apart(p, &field));
         }
         let players = [field[0].clone(), field[1].clone()];
         let seed = o.seed.or(file.seed).unwrap_or(1);
-        let spec = o.openings.or(file.openings).unwrap_or_else(|| {
-            if variant.start_count().is_some() {
-                "random".into()
-            } else {
-                "start".into()
-            }
-        });
         let random_plies = o
             .random_plies
             .or(file.random_plies)
             .map(|n| limits::check("random_plies", n, &limits::RANDOM_PLIES))
             .transpose()?;
-        let mut openings = Openings::parse(variant, &spec, random_plies)
-            .map_err(|e: OpeningError| err("openings", e.to_string()))?;
-        if let Some(i) = &file.imbalance {
-            openings.imbalance = Imbalance::parse(&i.first, &i.second)
-                .map_err(|e| err("imbalance", e.to_string()))?;
-            openings
-                .check_imbalance()
-                .map_err(|e| err("imbalance", e.to_string()))?;
-        }
+        let openings = openings_of(
+            variant,
+            o.openings.or(file.openings),
+            random_plies,
+            file.imbalance.as_ref(),
+        )?;
         let hash_mb = limits::check(
             "hash_mb",
             file.hash_mb.unwrap_or(DEFAULT_HASH_MB),
@@ -601,6 +537,108 @@ impl MatchConfig {
         };
         Ok((config, field))
     }
+}
+
+/// `games` if it is even, at least 2 and within its limit.
+fn checked_games(games: u64) -> Result<u64, ConfigError> {
+    // The top of the range first: the even-number hint below is for
+    // small and odd counts, and must never suggest one out of range.
+    if games > *limits::GAMES.end() {
+        limits::check("games", games, &limits::GAMES)?;
+    }
+    if games < 2 || !games.is_multiple_of(2) {
+        let nearest = (games + 1).max(2) / 2 * 2;
+        return Err(err(
+            "games",
+            format!(
+                "{games}: must be an even number ≥ 2, e.g. {nearest}: every opening is played twice, colours swapped, and the statistics count pairs (pentanomial, as Fishtest and fastchess do), which an unpaired game would not fit"
+            ),
+        ));
+    }
+    Ok(games)
+}
+
+/// The players as written: `--player` flags over the file's `[[players]]`,
+/// the builtin engine twice if neither names any; `count` of them.
+fn player_files(
+    in_file: Option<Vec<PlayerFile>>,
+    flags: &[String],
+    count: std::ops::RangeInclusive<usize>,
+) -> Result<Vec<PlayerFile>, ConfigError> {
+    let files: Vec<PlayerFile> = if flags.is_empty() {
+        in_file.unwrap_or_else(|| {
+            vec![
+                PlayerFile {
+                    engine: "builtin".into(),
+                    ..Default::default()
+                };
+                2
+            ]
+        })
+    } else {
+        flags
+            .iter()
+            .map(|s| player_from_spec(s))
+            .collect::<Result<_, _>>()?
+    };
+    if !count.contains(&files.len()) {
+        let needed = if count.start() == count.end() {
+            format!("exactly {}", count.start())
+        } else {
+            format!("at least {}", count.start())
+        };
+        return Err(err(
+            if flags.is_empty() {
+                "players"
+            } else {
+                "--player"
+            },
+            format!("{} given, {needed} needed", files.len()),
+        ));
+    }
+    Ok(files)
+}
+
+/// `p`, renamed `NAME-2`, `NAME-3`, … if a player of `field` has its name.
+fn named_apart(mut p: PlayerConfig, field: &[PlayerConfig]) -> PlayerConfig {
+    let taken = |name: &str| field.iter().any(|q| q.name == name);
+    if taken(&p.name) {
+        let free = (2u32..)
+            .map(|n| format!("{}-{n}", p.name))
+            .find(|name| !taken(name));
+        p.name = free.unwrap_or_default();
+        if let PlayerKind::Uci(c) = &mut p.kind {
+            c.name = p.name.clone();
+        }
+    }
+    p
+}
+
+/// The openings `spec` names (random starts for variants that have them,
+/// else the start position), with `imbalance` applied.
+fn openings_of(
+    variant: &'static Variant,
+    spec: Option<String>,
+    random_plies: Option<u32>,
+    imbalance: Option<&ImbalanceFile>,
+) -> Result<Openings, ConfigError> {
+    let spec = spec.unwrap_or_else(|| {
+        if variant.start_count().is_some() {
+            "random".into()
+        } else {
+            "start".into()
+        }
+    });
+    let mut openings = Openings::parse(variant, &spec, random_plies)
+        .map_err(|e: OpeningError| err("openings", e.to_string()))?;
+    if let Some(i) = imbalance {
+        openings.imbalance =
+            Imbalance::parse(&i.first, &i.second).map_err(|e| err("imbalance", e.to_string()))?;
+        openings
+            .check_imbalance()
+            .map_err(|e| err("imbalance", e.to_string()))?;
+    }
+    Ok(openings)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! authentication, leasing, validation by replay, Parquet, SQLite.
 
 use crate::coordinator::{Coordinator, Scope};
-use crate::worker::Auth;
+use crate::remote::Auth;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::pair_seed;
 use ajaxlab_proto::convert::WireError;
@@ -190,7 +190,7 @@ async fn clients(
                 connections[g % connections.len()].clone(),
                 Auth::new(value),
             )
-            .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES))
+            .max_encoding_message_size(ajaxlab_proto::codec::MAX_MESSAGE_BYTES))
         })
         .collect()
 }
@@ -223,7 +223,7 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         .map_err(|e| e.to_string())?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(crate::server::serve(
+    let server = tokio::spawn(crate::coordinator::serve::grpc::serve(
         Arc::clone(&coordinator),
         listener,
         async {

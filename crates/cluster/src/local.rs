@@ -4,16 +4,17 @@
 
 use crate::artifacts::client::campaign_files;
 use crate::artifacts::{ArtifactError, ArtifactStore};
+use crate::campaign::inputs::{Input, read_named_files};
 use crate::campaign::parse_campaign;
+use crate::coordinator::sprt_text::sprt_state;
 use crate::coordinator::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, Scope,
 };
-use crate::engine_check::check_tuned_engine;
 use crate::ids::CampaignId;
-use crate::inputs::{Input, read_named_files};
+use crate::operator::engine_check::check_tuned_engine;
 use crate::shutdown::Shutdown;
-use crate::sprt_text::sprt_state;
-use crate::worker::{WorkerConfig, bench_signature, run_worker};
+use crate::work::bench_signature;
+use crate::worker::{WorkerConfig, run_worker};
 use ajaxlab_stats::{hypotheses_text, llr_text};
 use ajaxlab_store::RunKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -121,7 +122,7 @@ pub fn run_local_campaign(
             .local_addr()
             .map_err(|e| LocalError::Runtime(e.to_string()))?;
         let (stop_server, server_stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(crate::server::serve(
+        let server = tokio::spawn(crate::coordinator::serve::grpc::serve(
             Arc::clone(&coordinator),
             listener,
             async {

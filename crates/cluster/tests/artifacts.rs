@@ -13,7 +13,7 @@ mod common;
 use ajaxlab_cluster::artifacts::client::{Client, fetch, upload, upload_as};
 use ajaxlab_cluster::artifacts::{ArtifactCache, ArtifactHash};
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
-use ajaxlab_cluster::worker::Auth;
+use ajaxlab_cluster::remote::Auth;
 use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use common::{Served, temp_dir};
 use std::path::{Path, PathBuf};

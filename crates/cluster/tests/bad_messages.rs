@@ -10,7 +10,7 @@
 mod common;
 
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
-use ajaxlab_cluster::worker::Auth;
+use ajaxlab_cluster::remote::Auth;
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
@@ -101,7 +101,7 @@ fn bad_messages_get_their_status_and_the_coordinator_serves_on() {
 
         // More than the coordinator's 64 MB limit.
         let huge = v1::GameRecord {
-            start_fen: "x".repeat(ajaxlab_cluster::server::MAX_MESSAGE_BYTES + 1024),
+            start_fen: "x".repeat(ajaxlab_proto::codec::MAX_MESSAGE_BYTES + 1024),
             ..Default::default()
         };
         let e = client.submit_results(submit(vec![huge])).await.unwrap_err();

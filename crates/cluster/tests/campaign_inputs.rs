@@ -212,7 +212,7 @@ fn the_coordinator_reads_no_path_a_campaign_names() {
     assert!(copies(&dir).is_empty(), "nothing of the file is copied");
 
     // Nor is a file sent that the campaign does not name taken.
-    let sent = ajaxlab_cluster::inputs::SentFile {
+    let sent = ajaxlab_cluster::campaign::inputs::SentFile {
         key: "variants".into(),
         path: "other.ini".into(),
         content: b"[x:chess]\n".to_vec(),
@@ -229,7 +229,7 @@ fn a_sent_file_over_its_limit_is_refused_before_it_is_read() {
     let dir = temp_dir("inputs-limit");
     let c = open(&dir);
     let text = "variants = \"big.ini\"\nvariant = \"x\"\ngames = 2\ntc = \"nodes=200\"\n[campaign]\nname = \"big\"\n";
-    let sent = ajaxlab_cluster::inputs::SentFile {
+    let sent = ajaxlab_cluster::campaign::inputs::SentFile {
         key: "variants".into(),
         path: "big.ini".into(),
         content: vec![b'#'; (ajaxlab_files::limits::VARIANTS_FILE + 1) as usize],
@@ -271,7 +271,8 @@ fn a_refused_campaign_leaves_no_copy_and_copies_are_owner_only() {
 fn a_book_and_a_variants_file_travel_once_and_a_worker_plays_from_them() {
     use ajaxlab_cluster::coordinator::Scope;
     use ajaxlab_cluster::shutdown::Shutdown;
-    use ajaxlab_cluster::worker::{bench_signature, run_worker};
+    use ajaxlab_cluster::work::bench_signature;
+    use ajaxlab_cluster::worker::run_worker;
     use prost::Message as _;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = temp_dir("inputs-shared");

@@ -266,7 +266,7 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         // A coordinator with this build's engine signature, so that a real worker gets work.
-        let signature = tokio::task::spawn_blocking(ajaxlab_cluster::worker::bench_signature)
+        let signature = tokio::task::spawn_blocking(ajaxlab_cluster::work::bench_signature)
             .await
             .unwrap();
         let dir = temp_dir("coord");
@@ -277,24 +277,24 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
         let token = c.issue_token(Scope::Worker, "tls").unwrap();
         let cert = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
         let ca = cert.cert.pem();
-        let tls = ajaxlab_cluster::server::TlsIdentity {
+        let tls = ajaxlab_cluster::coordinator::serve::grpc::TlsIdentity {
             cert_pem: ca.clone().into_bytes(),
             key_pem: cert.signing_key.serialize_pem().into_bytes(),
         };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(ajaxlab_cluster::server::serve_tls(
+        let server = tokio::spawn(ajaxlab_cluster::coordinator::serve::grpc::serve_tls(
             std::sync::Arc::clone(&c),
             listener,
             Some(tls),
-            ajaxlab_cluster::connections::ConnectionLimits::default(),
+            ajaxlab_cluster::coordinator::serve::connections::ConnectionLimits::default(),
             async {
                 let _ = stopped.await;
             },
         ));
         let url = format!("https://localhost:{port}");
-        let channel = ajaxlab_cluster::worker::endpoint(&url, Some(ca.as_bytes()))
+        let channel = ajaxlab_cluster::remote::endpoint(&url, Some(ca.as_bytes()))
             .unwrap()
             .connect()
             .await
@@ -311,7 +311,7 @@ fn workers_reach_a_tls_coordinator_with_its_self_signed_certificate_and_not_with
             tonic_health::pb::health_check_response::ServingStatus::Serving as i32
         );
         // Plain text against a TLS port fails; so does TLS without trusting the certificate.
-        let plain = ajaxlab_cluster::worker::endpoint(&format!("http://localhost:{port}"), None)
+        let plain = ajaxlab_cluster::remote::endpoint(&format!("http://localhost:{port}"), None)
             .unwrap()
             .connect()
             .await;

@@ -16,7 +16,7 @@ mod common;
 
 use ajaxlab_cluster::campaign::parse_campaign;
 use ajaxlab_cluster::coordinator::Coordinator;
-use ajaxlab_cluster::coordinator_file::{
+use ajaxlab_cluster::coordinator::serve::file::{
     FILE_KEY, LEASE_SECONDS, MAX_ARTIFACT_MB, UNIT_SECONDS, parse_coordinator_file,
 };
 use common::temp_dir;

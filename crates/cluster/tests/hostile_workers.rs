@@ -528,9 +528,9 @@ fn a_submission_of_more_games_than_a_unit_has_is_refused_before_it_is_decoded() 
             format!("Bearer {token}").parse().unwrap();
         let mut client = v1::worker_client::WorkerClient::with_interceptor(
             served.channel.clone(),
-            ajaxlab_cluster::worker::Auth::new(value),
+            ajaxlab_cluster::remote::Auth::new(value),
         )
-        .max_encoding_message_size(ajaxlab_cluster::server::MAX_MESSAGE_BYTES);
+        .max_encoding_message_size(ajaxlab_proto::codec::MAX_MESSAGE_BYTES);
         let header = || {
             Some(v1::Header {
                 protocol_version: ajaxlab_proto::PROTOCOL_VERSION,

@@ -11,7 +11,7 @@
 
 mod common;
 
-use ajaxlab_cluster::connections::ConnectionLimits;
+use ajaxlab_cluster::coordinator::serve::connections::ConnectionLimits;
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_proto::v1;
 use common::temp_dir;
@@ -33,14 +33,14 @@ async fn serve(coordinator: Arc<Coordinator>) -> (SocketAddr, SocketAddr) {
     let grpc = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let http = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addrs = (grpc.local_addr().unwrap(), http.local_addr().unwrap());
-    tokio::spawn(ajaxlab_cluster::server::serve_tls(
+    tokio::spawn(ajaxlab_cluster::coordinator::serve::grpc::serve_tls(
         Arc::clone(&coordinator),
         grpc,
         None,
         LIMITS,
         std::future::pending(),
     ));
-    tokio::spawn(ajaxlab_cluster::status::serve_http(
+    tokio::spawn(ajaxlab_cluster::coordinator::serve::status::serve_http(
         coordinator,
         http,
         LIMITS,
@@ -81,7 +81,7 @@ async fn register(grpc: SocketAddr, token: &str) -> Result<String, String> {
     let value = format!("Bearer {token}").parse().unwrap();
     let mut client = v1::worker_client::WorkerClient::with_interceptor(
         channel,
-        ajaxlab_cluster::worker::Auth::new(value),
+        ajaxlab_cluster::remote::Auth::new(value),
     );
     let answer = client
         .register(v1::RegisterRequest {
@@ -166,7 +166,7 @@ fn a_request_body_that_stalls_is_cut_off() {
     let http = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(ajaxlab_cluster::http::serve_router(
+        tokio::spawn(ajaxlab_cluster::coordinator::serve::http::serve_router(
             router,
             listener,
             LIMITS,
@@ -213,7 +213,7 @@ fn an_upload_that_stalls_is_dropped_with_its_partial_file() {
         let value = format!("Bearer {token}").parse().unwrap();
         let mut client = v1::artifacts_client::ArtifactsClient::with_interceptor(
             channel,
-            ajaxlab_cluster::worker::Auth::new(value),
+            ajaxlab_cluster::remote::Auth::new(value),
         );
         let (tx, rx) = tokio::sync::mpsc::channel(1);
         tx.send(v1::ArtifactChunk {

@@ -15,8 +15,8 @@ use ajaxlab_cluster::coordinator::{Lease, TokenHash, WorkerKey};
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
 use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_cluster::campaign::inputs::Input;
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
-use ajaxlab_cluster::inputs::Input;
 use ajaxlab_cluster::shutdown::Shutdown;
 use ajaxlab_cluster::worker::run_worker;
 use ajaxlab_engine::Features;
@@ -362,7 +362,7 @@ struct FailedWorker {
 fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> FailedWorker {
     let dir = temp_dir(tag);
     // A real worker is served campaigns of its own build's signature.
-    let signature = ajaxlab_cluster::worker::bench_signature();
+    let signature = ajaxlab_cluster::work::bench_signature();
     let c = Arc::new(
         Coordinator::open(&dir.join("state"), Duration::from_secs(60), signature).unwrap(),
     );

@@ -13,7 +13,8 @@ mod common;
 
 use ajaxlab_cluster::coordinator::{Coordinator, Scope};
 use ajaxlab_cluster::shutdown::Shutdown;
-use ajaxlab_cluster::worker::{WorkerConfig, WorkerError, bench_signature, run_worker};
+use ajaxlab_cluster::work::bench_signature;
+use ajaxlab_cluster::worker::{WorkerConfig, WorkerError, run_worker};
 use common::{Served, campaign_id, temp_dir};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -12,6 +12,10 @@ use tonic::Status;
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic_prost::{ProstDecoder, ProstEncoder};
 
+/// Largest message either side accepts (a unit's games, a campaign and its
+/// files).
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+
 /// The most pairs a work unit has.
 pub const MAX_UNIT_PAIRS: u32 = 500;
 /// The most games a submission may carry: a unit's.

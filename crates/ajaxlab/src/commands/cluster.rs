@@ -3,14 +3,16 @@
 //! `stop` against a running coordinator).
 
 use super::out::{StdoutError, out, outln};
+use ajaxlab_cluster::coordinator::serve::run::{
+    BoundCoordinator, CoordinatorConfig, CoordinatorFlags,
+};
+use ajaxlab_cluster::coordinator::sprt_text::{SprtStanding, sprt_state};
 use ajaxlab_cluster::coordinator::{CampaignState, Scope};
-use ajaxlab_cluster::coordinator_run::{BoundCoordinator, CoordinatorConfig, CoordinatorFlags};
 use ajaxlab_cluster::ids::{CampaignId, WorkerId};
 use ajaxlab_cluster::local::{run_local_campaign, standing};
 use ajaxlab_cluster::operator::{self, CampaignChange};
 use ajaxlab_cluster::remote::{Remote, RemoteError};
 use ajaxlab_cluster::shutdown::{self, Shutdown};
-use ajaxlab_cluster::sprt_text::{SprtStanding, sprt_state};
 use ajaxlab_cluster::worker::{WorkerConfig, run_worker};
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1;

@@ -15,7 +15,7 @@ pub const CHUNK_BYTES: usize = 1024 * 1024;
 ///
 /// # Errors
 /// A read failure.
-pub(super) fn send_chunks(
+pub(crate) fn send_chunks(
     mut source: impl Read,
     hash: ArtifactHash,
     size: u64,

@@ -4,7 +4,7 @@
 
 use super::chunks::send_chunks;
 use super::{ArtifactCache, ArtifactError, ArtifactHash, hash_file};
-use crate::worker::Auth;
+use crate::remote::Auth;
 use ajaxlab_arena::config::PlayerFile;
 use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};

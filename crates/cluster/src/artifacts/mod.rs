@@ -13,10 +13,9 @@
 //! sends the texts all of a campaign's units share once.
 
 pub mod cache;
-mod chunks;
+pub(crate) mod chunks;
 pub mod client;
 mod landing;
-pub mod service;
 pub mod shared;
 pub mod shipped;
 pub mod store;
@@ -146,7 +145,7 @@ pub enum ArtifactError {
 }
 
 impl ArtifactError {
-    fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> ArtifactError {
+    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> ArtifactError {
         let path = path.into();
         move |source| ArtifactError::Io { path, source }
     }

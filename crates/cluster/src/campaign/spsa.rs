@@ -3,9 +3,9 @@
 //! the placeholders of a file template), and the tune itself.
 
 use super::err;
-use crate::spsa_list::ParamList;
-use crate::spsa_list::SpsaParamTable;
-use crate::spsa_template::Template;
+use crate::campaign::spsa_list::ParamList;
+use crate::campaign::spsa_list::SpsaParamTable;
+use crate::campaign::spsa_template::Template;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_arena::{ConfigError, MatchConfig};
 use ajaxlab_stats::{SpsaConfig, SpsaParam, SpsaViolation};

@@ -4,7 +4,7 @@
 
 use super::activity::UnitEvent;
 use super::error::{LeaseError, StorageError, SubmissionError, file_error};
-use super::leases::{Lease, WorkerKey};
+use super::leases::WorkerKey;
 use super::tokens::TokenHash;
 use super::verify::{self, Quarantined};
 use super::{
@@ -12,6 +12,7 @@ use super::{
 };
 use crate::coordinator::kinds::{Live, UnitPerturbation, first_player_balance};
 use crate::ids::{CampaignId, UnitId, WorkerId};
+use crate::work::Lease;
 use ajaxlab_arena::live::LiveStats;
 use ajaxlab_proto::convert::game_record;
 use ajaxlab_proto::v1;

@@ -6,7 +6,8 @@ use super::error::{LeaseError, StorageError};
 use super::tokens::{TokenHash, random_hex};
 use super::{Coordinator, CoordinatorError, bump, now_ms};
 use crate::coordinator::kinds::UnitPerturbation;
-use crate::ids::{CampaignId, UnitId, UnitIdError, WorkerId};
+use crate::ids::{CampaignId, UnitId, WorkerId};
+use crate::work::Lease;
 use ajaxlab_arena::names::check_name;
 use ajaxlab_proto::codec::MAX_UNIT_PAIRS;
 use ajaxlab_proto::convert::UnitSpec;
@@ -102,33 +103,6 @@ pub struct WorkerKey {
     pub id: WorkerId,
     /// The token it registered with.
     pub token: TokenHash,
-}
-
-/// A lease as a worker holds it: the unit, and the token it was leased with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Lease {
-    /// The unit.
-    pub unit: UnitId,
-    /// The token issued with it.
-    pub token: LeaseToken,
-}
-
-impl Lease {
-    /// The lease of `unit` under `token`, as a request names them.
-    pub fn new(unit: UnitId, token: impl Into<String>) -> Lease {
-        Lease {
-            unit,
-            token: LeaseToken::new(token),
-        }
-    }
-
-    /// The lease a work unit was issued with.
-    ///
-    /// # Errors
-    /// [`UnitIdError`] if the unit's `unit_id` is no unit id.
-    pub fn of(unit: &v1::WorkUnit) -> Result<Lease, UnitIdError> {
-        Ok(Lease::new(unit.unit_id.parse()?, unit.lease_token.clone()))
-    }
 }
 
 impl Coordinator {

@@ -29,13 +29,15 @@ mod lock;
 pub mod outliers;
 mod pgn;
 mod play_totals;
-pub mod service;
+pub mod serve;
 mod shipping;
+pub mod sprt_text;
 mod spsa_final;
 mod tokens;
 pub mod validate;
 mod verify;
 
+pub use crate::work::{Lease, Submitted};
 pub use ajaxlab_store::state::UnknownScope;
 pub use ajaxlab_store::state::{CampaignState, UnitState, UnknownCampaignState, UnknownUnitState};
 pub use campaigns::{CampaignView, ParamValue, SprtView};
@@ -43,8 +45,8 @@ pub use counting::MAX_REJECTIONS;
 pub use counting::SpsaStep;
 pub use error::{CampaignError, CoordinatorError, LeaseError, StorageError, SubmissionError};
 pub use leases::{
-    EngineFailure, Lease, LeaseToken, MAX_FAILURE_TEXT, REGISTRATIONS_PER_MINUTE, UnitCount,
-    WorkerInfo, WorkerKey,
+    EngineFailure, LeaseToken, MAX_FAILURE_TEXT, REGISTRATIONS_PER_MINUTE, UnitCount, WorkerInfo,
+    WorkerKey,
 };
 pub use lock::LOCK_FILE;
 pub use pgn::PGN_FILE;
@@ -63,23 +65,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// Outcome of a submission.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Submitted {
-    /// Validated, stored and counted.
-    Accepted,
-    /// The unit was already counted: dropped.
-    Duplicate,
-    /// The lease had passed to another worker: dropped.
-    Stale,
-}
-
-ajaxlab_proto::wire_enum!(Submitted, ajaxlab_proto::v1::SubmitStatus {
-    Accepted <=> Accepted,
-    Duplicate <=> Duplicate,
-    Stale <=> Stale,
-});
 
 /// Counters for the metrics endpoint.
 #[derive(Debug, Default)]

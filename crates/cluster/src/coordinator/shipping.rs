@@ -10,7 +10,7 @@ use super::kinds::FilledTemplate;
 use crate::artifacts::shipped::Shipped;
 use crate::artifacts::{ArtifactHash, ArtifactStore};
 use crate::campaign::CampaignSpec;
-use crate::inputs::Input;
+use crate::campaign::inputs::Input;
 use ajaxlab_arena::ConfigError;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_proto::v1;

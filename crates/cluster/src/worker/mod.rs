@@ -10,10 +10,11 @@ mod resources;
 
 use crate::artifacts::ArtifactCache;
 use crate::artifacts::cache::DEFAULT_CACHE_BYTES;
-use crate::coordinator::{Lease, Submitted};
 use crate::ids::WorkerId;
+use crate::remote::Auth;
 use crate::remote::{Remote, RemoteError};
 use crate::shutdown::Shutdown;
+use crate::work::{Lease, Submitted, bench_signature};
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::runner::{make_player, play_pair};
 use ajaxlab_proto::convert::WireEnum;
@@ -30,14 +31,6 @@ use std::time::Duration;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 use tracing::Instrument;
-
-/// The depth of the bench whose node count identifies an engine build.
-pub const SIGNATURE_DEPTH: u32 = 6;
-
-/// The builtin engine's determinism signature: the bench node count.
-pub fn bench_signature() -> u64 {
-    ajaxlab_engine::bench::run(&mut ajaxlab_engine::Engine::new(16), SIGNATURE_DEPTH).nodes
-}
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
@@ -63,22 +56,6 @@ const FETCH_RETRY: Duration = Duration::from_secs(5);
 /// The cache directory a worker uses unless told otherwise, relative to
 /// its working directory.
 pub const DEFAULT_CACHE_DIR: &str = "ajaxlab-cache";
-
-/// A channel to `url`, over TLS trusting `ca` when given.
-///
-/// # Errors
-/// A malformed URL or TLS setting; connecting happens later.
-pub fn endpoint(url: &str, ca: Option<&[u8]>) -> Result<tonic::transport::Endpoint, String> {
-    let mut endpoint = Channel::from_shared(url.to_owned()).map_err(|e| format!("{url}: {e}"))?;
-    if let Some(ca) = ca {
-        let tls = tonic::transport::ClientTlsConfig::new()
-            .ca_certificate(tonic::transport::Certificate::from_pem(ca));
-        endpoint = endpoint
-            .tls_config(tls)
-            .map_err(|e| format!("{url}: TLS: {e}"))?;
-    }
-    Ok(endpoint)
-}
 
 /// A worker that cannot go on.
 #[derive(Debug, thiserror::Error)]
@@ -127,29 +104,6 @@ type Client = WorkerClient<InterceptedService<Channel, Auth>>;
 struct Clients {
     work: Client,
     artifacts: crate::artifacts::client::Client,
-}
-
-/// Adds the bearer token to every request.
-#[derive(Clone)]
-pub struct Auth(tonic::metadata::MetadataValue<tonic::metadata::Ascii>);
-
-impl Auth {
-    /// Sends `value` (`Bearer TOKEN`) as the authorization header.
-    pub fn new(value: tonic::metadata::MetadataValue<tonic::metadata::Ascii>) -> Auth {
-        Auth(value)
-    }
-}
-
-impl tonic::service::Interceptor for Auth {
-    fn call(
-        &mut self,
-        mut request: tonic::Request<()>,
-    ) -> Result<tonic::Request<()>, tonic::Status> {
-        request
-            .metadata_mut()
-            .insert("authorization", self.0.clone());
-        Ok(request)
-    }
 }
 
 fn header() -> Option<v1::Header> {
@@ -230,8 +184,8 @@ async fn connect(
                 backoff.reset();
                 return Ok(Some(Clients {
                     work: WorkerClient::with_interceptor(channel.clone(), auth.clone())
-                        .max_decoding_message_size(crate::server::MAX_MESSAGE_BYTES)
-                        .max_encoding_message_size(crate::server::MAX_MESSAGE_BYTES),
+                        .max_decoding_message_size(ajaxlab_proto::codec::MAX_MESSAGE_BYTES)
+                        .max_encoding_message_size(ajaxlab_proto::codec::MAX_MESSAGE_BYTES),
                     artifacts: ArtifactsClient::with_interceptor(channel, auth),
                 }));
             }

@@ -29,7 +29,7 @@ impl Served {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(ajaxlab_cluster::server::serve(
+        let server = tokio::spawn(ajaxlab_cluster::coordinator::serve::grpc::serve(
             coordinator,
             listener,
             async {
@@ -63,7 +63,7 @@ pub(crate) fn create_sending(
     c: &Coordinator,
     text: &str,
 ) -> Result<Vec<CampaignView>, CoordinatorError> {
-    let sent = ajaxlab_cluster::inputs::read_named_files(text).map_err(|e| {
+    let sent = ajaxlab_cluster::campaign::inputs::read_named_files(text).map_err(|e| {
         CoordinatorError::Campaign(ajaxlab_cluster::coordinator::CampaignError::File(e))
     })?;
     c.create_shipped_campaign(text, &sent, &[])
@@ -140,10 +140,10 @@ pub(crate) fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
 pub(crate) async fn fetch_status_page(coordinator: Arc<Coordinator>, path: &str) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let page = tokio::spawn(ajaxlab_cluster::status::serve_http(
+    let page = tokio::spawn(ajaxlab_cluster::coordinator::serve::status::serve_http(
         coordinator,
         listener,
-        ajaxlab_cluster::connections::ConnectionLimits::default(),
+        ajaxlab_cluster::coordinator::serve::connections::ConnectionLimits::default(),
         std::future::pending(),
     ));
     let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");

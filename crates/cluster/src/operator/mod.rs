@@ -2,14 +2,16 @@
 //! create|list|status|pause|resume|stop|exclude`), sent with an operator
 //! token: what to ask is a [`CampaignChange`] or a call, never text.
 
+pub mod engine_check;
+
 use crate::artifacts::ArtifactError;
 use crate::artifacts::client::{CampaignFile, Uploaded, campaign_files, upload};
+use crate::campaign::inputs::{SentFile, read_named_files};
 use crate::campaign::parse_campaign;
-use crate::engine_check::check_tuned_engine;
 use crate::ids::{CampaignId, WorkerId};
-use crate::inputs::{SentFile, read_named_files};
+use crate::operator::engine_check::check_tuned_engine;
+use crate::remote::Auth;
 use crate::remote::{Remote, RemoteError};
-use crate::worker::Auth;
 use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};

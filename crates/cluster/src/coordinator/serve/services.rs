@@ -1,13 +1,14 @@
 //! The gRPC services: thin adapters over [`Coordinator`], plus bearer-token
 //! authentication with separate worker and operator scopes.
 
-use super::leases::{Lease, WorkerKey};
-use super::tokens::TokenHash;
-use super::{
+use crate::campaign::inputs::{Input, SentFile};
+use crate::coordinator::leases::WorkerKey;
+use crate::coordinator::tokens::TokenHash;
+use crate::coordinator::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, LeaseError, Scope,
 };
 use crate::ids::{CampaignId, UnitId, WorkerId};
-use crate::inputs::{Input, SentFile};
+use crate::work::Lease;
 use ajaxlab_proto::PROTOCOL_VERSION;
 use ajaxlab_proto::convert::WireEnum;
 use ajaxlab_proto::v1::{self, operator_server, worker_server};

@@ -13,9 +13,9 @@
 //! | `piece-value` | one | `[piece_value]` pawn and `[[piece_value.imbalances]]` | one part per imbalance plus the pawn-odds part |
 //! | `first-move` | one | — | self-play: White's score per start |
 
+use crate::campaign::inputs::Inputs;
+use crate::campaign::spsa_list::param_list;
 use crate::ids::CampaignId;
-use crate::inputs::Inputs;
-use crate::spsa_list::param_list;
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile};
 use ajaxlab_arena::limits::check;
 use ajaxlab_arena::opening::Order;
@@ -115,7 +115,10 @@ impl CampaignKind {
     }
 }
 
+pub mod inputs;
 mod spsa;
+pub(crate) mod spsa_list;
+pub mod spsa_template;
 
 pub use spsa::{FileTemplate, SpsaTarget};
 use spsa::{SpsaTable, spsa_config, spsa_target, spsa_template_name};

@@ -1,10 +1,10 @@
 //! Serving the coordinator's HTTP routes within limits: a bounded number of
-//! connections (see [`crate::connections`]), a deadline for a request's
+//! connections (see [`crate::coordinator::serve::connections`]), a deadline for a request's
 //! headers that also closes idle kept-alive connections, and one for its
 //! body. A slow or silent client costs one connection for seconds, never
 //! the process's descriptors.
 
-use crate::connections::{ConnectionLimits, Gate};
+use crate::coordinator::serve::connections::{ConnectionLimits, Gate};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;

@@ -1,17 +1,14 @@
 //! Serving the coordinator's gRPC services on a listener.
 
-use crate::artifacts::service::ArtifactService;
-use crate::connections::{ConnectionLimits, Gate};
-use crate::coordinator::service::{OperatorService, WorkerService, authenticate};
+use crate::coordinator::serve::artifacts::ArtifactService;
+use crate::coordinator::serve::connections::{ConnectionLimits, Gate};
+use crate::coordinator::serve::services::{OperatorService, WorkerService, authenticate};
 use crate::coordinator::{Coordinator, Scope};
 use ajaxlab_proto::v1::artifacts_server::ArtifactsServer;
 use ajaxlab_proto::v1::operator_server::OperatorServer;
 use ajaxlab_proto::v1::worker_server::WorkerServer;
 use std::future::Future;
 use std::sync::Arc;
-
-/// Largest message accepted (a unit's games, a campaign and its files).
-pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
 /// Serves the worker, operator and artifact services, and the standard gRPC health service (for
 /// Kubernetes probes, unauthenticated), on `listener` under the default connection limits until
@@ -56,11 +53,11 @@ pub async fn serve_tls(
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), tonic::transport::Error> {
     let worker = WorkerServer::new(WorkerService(Arc::clone(&coordinator)))
-        .max_decoding_message_size(MAX_MESSAGE_BYTES);
+        .max_decoding_message_size(ajaxlab_proto::codec::MAX_MESSAGE_BYTES);
     // A campaign is created with the files it names sent whole (an opening
     // book up to its limit).
     let operator = OperatorServer::new(OperatorService(Arc::clone(&coordinator)))
-        .max_decoding_message_size(MAX_MESSAGE_BYTES);
+        .max_decoding_message_size(ajaxlab_proto::codec::MAX_MESSAGE_BYTES);
     let worker_auth = authenticate(Arc::clone(&coordinator), Scope::Worker);
     let operator_auth = authenticate(Arc::clone(&coordinator), Scope::Operator);
     // Tokens are checked per call: uploads take an operator's, fetches a worker's.

@@ -3,11 +3,13 @@
 //! run: the state opened, both addresses bound, then the gRPC services and
 //! the status page served until one shutdown stops both.
 
-use crate::connections::ConnectionLimits;
+use crate::coordinator::serve::connections::ConnectionLimits;
+use crate::coordinator::serve::file::{
+    CoordinatorFileError, CoordinatorSettings, parse_coordinator_file,
+};
+use crate::coordinator::serve::grpc::{TlsIdentity, serve_tls};
 use crate::coordinator::{Coordinator, CoordinatorError};
-use crate::coordinator_file::{CoordinatorFileError, CoordinatorSettings, parse_coordinator_file};
-use crate::server::{TlsIdentity, serve_tls};
-use crate::worker::bench_signature;
+use crate::work::bench_signature;
 use std::future::Future;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::path::{Path, PathBuf};
@@ -275,7 +277,7 @@ impl BoundCoordinator {
     pub async fn serve(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), RunError> {
         let (stop_http, http_stopped) = tokio::sync::oneshot::channel::<()>();
         let limits = self.limits;
-        let status = tokio::spawn(crate::status::serve_http(
+        let status = tokio::spawn(crate::coordinator::serve::status::serve_http(
             Arc::clone(&self.coordinator),
             self.http,
             limits,
@@ -323,7 +325,7 @@ mod tests {
     #[test]
     fn an_unreadable_tls_file_is_named_by_its_key() {
         let file = CoordinatorSettings {
-            tls: Some(crate::coordinator_file::TlsFiles {
+            tls: Some(crate::coordinator::serve::file::TlsFiles {
                 cert: PathBuf::from("/nonexistent/cert.pem"),
                 key: PathBuf::from("/nonexistent/key.pem"),
             }),

@@ -3,7 +3,9 @@
 //! certificate trusted for an `https://` coordinator, read from their files
 //! once.
 
-use crate::worker::{Auth, endpoint};
+mod auth;
+
+pub use auth::{Auth, endpoint};
 use std::path::{Path, PathBuf};
 use tonic::transport::Channel;
 

@@ -1,10 +1,10 @@
 //! The `Artifacts` gRPC service, a thin adapter over the coordinator's
-//! [`super::ArtifactStore`]: uploads take an operator token, fetches a
+//! [`crate::artifacts::ArtifactStore`]: uploads take an operator token, fetches a
 //! worker token (checked per call: one service, two scopes).
 
-use super::chunks::send_chunks;
-use super::{ArtifactError, ArtifactHash, Landing};
-use crate::coordinator::service::{blocking, check_header, check_scope};
+use super::services::{blocking, check_header, check_scope};
+use crate::artifacts::chunks::send_chunks;
+use crate::artifacts::{ArtifactError, ArtifactHash, Landing};
 use crate::coordinator::{Coordinator, Scope};
 use ajaxlab_proto::v1::{self, artifacts_server};
 use std::pin::Pin;

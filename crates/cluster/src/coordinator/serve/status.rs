@@ -2,9 +2,9 @@
 //! interval with an Elo-against-games plot as SVG, workers with outlier
 //! flags), a JSON view of the campaigns, and Prometheus metrics.
 
-use crate::connections::ConnectionLimits;
+use crate::coordinator::serve::connections::ConnectionLimits;
+use crate::coordinator::sprt_text::{short_verdict, sprt_state};
 use crate::coordinator::{CampaignView, Coordinator, SpsaStep};
-use crate::sprt_text::{short_verdict, sprt_state};
 use ajaxlab_plot::{Band, Chart, GREY, HLine, Line, PALETTE};
 use ajaxlab_stats::{hypotheses_text, llr_text};
 use axum::Router;
@@ -35,7 +35,8 @@ pub async fn serve_http(
     limits: ConnectionLimits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    crate::http::serve_router(router(coordinator), listener, limits, shutdown).await
+    crate::coordinator::serve::http::serve_router(router(coordinator), listener, limits, shutdown)
+        .await
 }
 
 fn failure(e: impl std::fmt::Display) -> Response {

@@ -2,7 +2,7 @@
 //! three ways: `[[spsa.params]]` tables, Fishtest's lines inline
 //! (`params_text = """…"""`), or Fishtest's lines in a file
 //! (`params_file = "tune.txt"`, captured at create time like the
-//! campaign's other files, see [`crate::inputs`]).
+//! campaign's other files, see [`crate::campaign::inputs`]).
 //!
 //! Fishtest's type word: every engine parameter is an integer, so `float`
 //! is taken as `int`. θ is a real number during the tune either way; each

@@ -262,15 +262,15 @@ mod tests {
     #[test]
     fn the_deploy_files_are_taken() {
         for text in [
-            include_str!("../../../deploy/k8s/base/coordinator.toml"),
-            include_str!("../../../deploy/k8s/overlays/tls/coordinator.toml"),
+            include_str!("../../../../../deploy/k8s/base/coordinator.toml"),
+            include_str!("../../../../../deploy/k8s/overlays/tls/coordinator.toml"),
         ] {
             let s = parse_coordinator_file(text).unwrap();
             assert_eq!(s.listen, Some(SocketAddr::from(([0, 0, 0, 0], 50051))));
             assert_eq!(s.lease, Duration::from_secs(60));
         }
         let tls = parse_coordinator_file(include_str!(
-            "../../../deploy/k8s/overlays/tls/coordinator.toml"
+            "../../../../../deploy/k8s/overlays/tls/coordinator.toml"
         ))
         .unwrap()
         .tls

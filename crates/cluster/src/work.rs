@@ -1,0 +1,59 @@
+//! What the coordinator and its workers agree on, whichever side of the
+//! wire they are: a unit's lease, how a submission came out, and the bench
+//! signature that says which builds may play a campaign of the builtin
+//! engine.
+
+use crate::ids::{LeaseToken, UnitId, UnitIdError};
+use ajaxlab_proto::v1;
+
+/// The depth of the bench whose node count identifies an engine build.
+pub const SIGNATURE_DEPTH: u32 = 6;
+
+/// The builtin engine's determinism signature: the bench node count.
+pub fn bench_signature() -> u64 {
+    ajaxlab_engine::bench::run(&mut ajaxlab_engine::Engine::new(16), SIGNATURE_DEPTH).nodes
+}
+
+/// A lease as a worker holds it: the unit, and the token it was leased with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lease {
+    /// The unit.
+    pub unit: UnitId,
+    /// The token issued with it.
+    pub token: LeaseToken,
+}
+
+impl Lease {
+    /// The lease of `unit` under `token`, as a request names them.
+    pub fn new(unit: UnitId, token: impl Into<String>) -> Lease {
+        Lease {
+            unit,
+            token: LeaseToken::new(token),
+        }
+    }
+
+    /// The lease a work unit was issued with.
+    ///
+    /// # Errors
+    /// [`UnitIdError`] if the unit's `unit_id` is no unit id.
+    pub fn of(unit: &v1::WorkUnit) -> Result<Lease, UnitIdError> {
+        Ok(Lease::new(unit.unit_id.parse()?, unit.lease_token.clone()))
+    }
+}
+
+/// Outcome of a submission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Submitted {
+    /// Validated, stored and counted.
+    Accepted,
+    /// The unit was already counted: dropped.
+    Duplicate,
+    /// The lease had passed to another worker: dropped.
+    Stale,
+}
+
+ajaxlab_proto::wire_enum!(Submitted, ajaxlab_proto::v1::SubmitStatus {
+    Accepted <=> Accepted,
+    Duplicate <=> Duplicate,
+    Stale <=> Stale,
+});
