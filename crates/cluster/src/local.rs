@@ -6,6 +6,7 @@ use crate::artifacts::client::campaign_files;
 use crate::artifacts::{ArtifactError, ArtifactStore};
 use crate::campaign::inputs::{Input, read_named_files};
 use crate::campaign::parse_campaign;
+use crate::coordinator::in_process::InProcessSource;
 use crate::coordinator::sprt_text::sprt_state;
 use crate::coordinator::{
     CampaignError, CampaignState, CampaignView, Coordinator, CoordinatorError, Scope,
@@ -14,7 +15,7 @@ use crate::ids::CampaignId;
 use crate::operator::engine_check::check_tuned_engine;
 use crate::shutdown::Shutdown;
 use crate::work::bench_signature;
-use crate::worker::{WorkerConfig, run_worker};
+use crate::worker::{Player, play_from};
 use ajaxlab_stats::{hypotheses_text, llr_text};
 use ajaxlab_store::RunKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -115,41 +116,20 @@ pub fn run_local_campaign(
             Err(e) => return Err(e.into()),
         }
         let token = coordinator.issue_token(Scope::Worker, "local")?;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .map_err(|e| LocalError::Runtime(e.to_string()))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| LocalError::Runtime(e.to_string()))?;
-        let (stop_server, server_stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(crate::coordinator::serve::grpc::serve(
-            Arc::clone(&coordinator),
-            listener,
-            async {
-                let _ = server_stopped.await;
-            },
-        ));
         let (stop, shutdown) = Shutdown::new();
         let in_flight = Arc::new(AtomicU64::new(0));
-        let worker = tokio::spawn(run_worker(
-            WorkerConfig {
-                remote: crate::remote::Remote {
-                    url: format!("http://{addr}"),
-                    token,
-                    tls_ca: None,
-                },
-                threads: threads.max(1),
-                name: "local".into(),
-                cache_dir: dir.join("engine-cache"),
-                in_flight: Arc::clone(&in_flight),
-            },
-            shutdown,
-        ));
+        let cache_dir = dir.join("engine-cache");
+        let source = InProcessSource::new(Arc::clone(&coordinator), &token, cache_dir.clone());
+        let player = Player {
+            threads: threads.max(1),
+            name: "local".into(),
+            cache_dir,
+            in_flight: Arc::clone(&in_flight),
+        };
+        let worker = tokio::spawn(async move { play_from(source, &player, shutdown).await });
         let views = watch(&coordinator, &ids, &in_flight, quiet).await?;
         stop.stop();
         let _ = worker.await;
-        let _ = stop_server.send(());
-        let _ = server.await;
         Ok(LocalSummary {
             campaigns: views,
             dir: dir.clone(),
@@ -265,6 +245,16 @@ async fn watch(
         if now.iter().all(|v| v.state.is_over()) {
             bar.finish_and_clear();
             return Ok(now);
+        }
+        // The one worker here cannot play a campaign: nothing else will.
+        for id in ids {
+            if let Some(failure) = coordinator.engine_failures(id)?.first() {
+                bar.finish_and_clear();
+                return Err(LocalError::Runtime(format!(
+                    "campaign {id} cannot be played on this machine: {}",
+                    failure.reason
+                )));
+            }
         }
         let _ = tokio::time::timeout(Duration::from_secs(1), changes.changed()).await;
     }

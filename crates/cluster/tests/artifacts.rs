@@ -150,7 +150,10 @@ const ENGINE: &str = "#!/bin/sh\nvp=\nwhile read -r line; do\n  case \"$line\" i
 #[tokio::test]
 async fn a_worker_runs_a_uci_player_from_its_fetched_copies() {
     use ajaxlab_arena::player::{UciPlayer, UciPlayerConfig};
-    use ajaxlab_cluster::artifacts::shipped::{Shipped, localize};
+    use ajaxlab_cluster::artifacts::shipped::Shipped;
+    use ajaxlab_cluster::remote::Remote;
+    use ajaxlab_cluster::worker::grpc::GrpcSource;
+    use ajaxlab_cluster::worker::localize;
 
     let (_state, c, served) = start(None).await;
     let source = temp_dir("shipped-src");
@@ -177,15 +180,19 @@ async fn a_worker_runs_a_uci_player_from_its_fetched_copies() {
     assert!(unusable.to_string().contains("engine.sh"), "{unusable}");
 
     let cache_dir = temp_dir("shipped-cache");
-    let cache = ArtifactCache::open(&cache_dir, 1 << 20).unwrap();
     let shipped = Shipped {
         binary: Some(binary),
         option_files: vec![("VariantPath".into(), file)],
     };
-    let mut worker = client(&served, &c, Scope::Worker);
-    localize(&mut player, &shipped, &mut worker, &cache)
-        .await
-        .unwrap();
+    let mut worker = GrpcSource::new(
+        Remote {
+            url: served.url.clone(),
+            token: c.issue_token(Scope::Worker, "test").unwrap(),
+            tls_ca: None,
+        },
+        cache_dir.clone(),
+    );
+    localize(&mut player, &shipped, &mut worker).await.unwrap();
     assert_eq!(player.command, cache_dir.join(binary.to_string()));
     assert_eq!(
         player.options[0].1,
@@ -208,9 +215,7 @@ async fn a_worker_runs_a_uci_player_from_its_fetched_copies() {
         move_timeout: Duration::from_secs(1),
         bench: None,
     };
-    let e = localize(&mut other, &unset, &mut worker, &cache)
-        .await
-        .unwrap_err();
+    let e = localize(&mut other, &unset, &mut worker).await.unwrap_err();
     assert!(e.to_string().contains("option Book ships file"), "{e}");
     served.stop().await;
 }

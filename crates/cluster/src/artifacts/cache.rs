@@ -12,7 +12,7 @@ use std::time::SystemTime;
 pub const DEFAULT_CACHE_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// Fetched artifacts on a worker.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct ArtifactCache {
     dir: PathBuf,
     max_bytes: u64,

@@ -1,11 +1,8 @@
-//! A UCI player as a worker runs it: the campaign names its binary (and
-//! option files, such as a `VariantPath` ini) by path on the operator's
-//! machine; the worker fetches them by hash into its cache and runs the
-//! cached copies instead.
+//! What a UCI player ships with: the campaign names its binary (and option
+//! files, such as a `VariantPath` ini) by path on the operator's machine;
+//! units name them by hash, and a worker runs local copies instead.
 
-use super::client::{Client, fetch};
-use super::{ArtifactCache, ArtifactError, ArtifactHash};
-use ajaxlab_arena::player::UciPlayerConfig;
+use super::{ArtifactError, ArtifactHash};
 use ajaxlab_proto::v1;
 
 /// The artifacts a UCI player comes with.
@@ -33,37 +30,4 @@ impl Shipped {
                 .collect::<Result<_, ArtifactError>>()?,
         })
     }
-}
-
-/// Points `player` at the cached copies of what it ships with, fetching
-/// each from the coordinator if the cache lacks it.
-///
-/// # Errors
-/// An artifact the coordinator lacks or whose bytes do not match, a cache
-/// failure, or an option file for an option the player does not set.
-pub async fn localize(
-    player: &mut UciPlayerConfig,
-    shipped: &Shipped,
-    client: &mut Client,
-    cache: &ArtifactCache,
-) -> Result<(), ArtifactError> {
-    if let Some(hash) = shipped.binary {
-        player.command = fetch(client, hash, cache).await?;
-    }
-    for (name, hash) in &shipped.option_files {
-        let path = fetch(client, *hash, cache).await?;
-        let value = player
-            .options
-            .iter_mut()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
-            .ok_or_else(|| {
-                ArtifactError::Protocol(format!(
-                    "player '{}': option {name} ships file {hash} but the player does not set it",
-                    player.name
-                ))
-            })?;
-        *value = path.display().to_string();
-    }
-    Ok(())
 }

@@ -28,6 +28,23 @@ use ajaxlab_store::{
 };
 use std::time::Duration;
 
+/// A unit's games as they come to be counted.
+enum Submission<'a> {
+    /// Sent by a worker over the wire: converted, replayed, checked.
+    Sent(&'a [v1::GameRecord]),
+    /// Played by this process: the unit's games, by id.
+    Own(Vec<GameRecord>),
+}
+
+impl Submission<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Submission::Sent(games) => games.len(),
+            Submission::Own(games) => games.len(),
+        }
+    }
+}
+
 /// An SPSA tune after one update.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpsaStep {
@@ -185,7 +202,9 @@ impl Coordinator {
         Ok(())
     }
 
-    /// Validates, stores and counts the games of a unit, exactly once.
+    /// Validates, stores and counts the games of a unit a worker sent,
+    /// exactly once: each game is replayed, and a token whose games are
+    /// implausible next to the others' is counted out.
     ///
     /// # Errors
     /// `NotFound` for an unknown unit; `InvalidArgument` with the reason if a
@@ -195,6 +214,30 @@ impl Coordinator {
         key: &WorkerKey,
         lease: &Lease,
         games: &[v1::GameRecord],
+    ) -> Result<Submitted, CoordinatorError> {
+        self.accept(key, lease, Submission::Sent(games))
+    }
+
+    /// Stores and counts the games of a unit this very process played
+    /// (`ajaxlab campaign run`), exactly once: they are the unit's games
+    /// (checked by id), played by this build, so not replayed.
+    ///
+    /// # Errors
+    /// As [`Coordinator::submit`].
+    pub fn submit_own(
+        &self,
+        key: &WorkerKey,
+        lease: &Lease,
+        games: Vec<GameRecord>,
+    ) -> Result<Submitted, CoordinatorError> {
+        self.accept(key, lease, Submission::Own(games))
+    }
+
+    fn accept(
+        &self,
+        key: &WorkerKey,
+        lease: &Lease,
+        games: Submission<'_>,
     ) -> Result<Submitted, CoordinatorError> {
         let (worker, unit) = (&key.id, &lease.unit);
         let _span = tracing::info_span!("submit", %unit, %worker).entered();
@@ -242,32 +285,46 @@ impl Coordinator {
             };
             return Err(self.refuse(&campaign, unit, &key.token, rejection));
         }
-        let records: Vec<GameRecord> = games
-            .iter()
-            .enumerate()
-            .map(|(i, g)| game_record(g, &config.run_id, config.variant, i))
-            .collect::<Result<_, _>>()
-            .map_err(SubmissionError::Wire)?;
-        if let Err(rejection) = validate::validate_unit(
-            &config,
-            &options,
-            held.first_pair,
-            held.pair_count,
-            &records,
-        ) {
-            return Err(self.refuse(&campaign, unit, &key.token, rejection));
-        }
-        let mut sorted = records;
-        sorted.sort_by_key(|g| g.game_id);
-        if let Some(why) = self.implausible_for_token(&campaign, &key.token, &sorted)? {
-            let rejection = validate::Rejection {
-                game_id: 2 * held.first_pair,
-                reason: format!("{why}; the token's units go to other workers"),
-            };
-            let refused = self.refuse(&campaign, unit, &key.token, rejection);
-            self.exclude_implausible(&campaign, worker);
-            return Err(refused);
-        }
+        let sorted = match games {
+            Submission::Sent(games) => {
+                let records: Vec<GameRecord> = games
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| game_record(g, &config.run_id, config.variant, i))
+                    .collect::<Result<_, _>>()
+                    .map_err(SubmissionError::Wire)?;
+                if let Err(rejection) = validate::validate_unit(
+                    &config,
+                    &options,
+                    held.first_pair,
+                    held.pair_count,
+                    &records,
+                ) {
+                    return Err(self.refuse(&campaign, unit, &key.token, rejection));
+                }
+                let mut sorted = records;
+                sorted.sort_by_key(|g| g.game_id);
+                if let Some(why) = self.implausible_for_token(&campaign, &key.token, &sorted)? {
+                    let rejection = validate::Rejection {
+                        game_id: 2 * held.first_pair,
+                        reason: format!("{why}; the token's units go to other workers"),
+                    };
+                    let refused = self.refuse(&campaign, unit, &key.token, rejection);
+                    self.exclude_implausible(&campaign, worker);
+                    return Err(refused);
+                }
+                sorted
+            }
+            Submission::Own(mut games) => {
+                if let Err(rejection) =
+                    validate::check_ids(held.first_pair, held.pair_count, &games)
+                {
+                    return Err(self.refuse(&campaign, unit, &key.token, rejection));
+                }
+                games.sort_by_key(|g| g.game_id);
+                games
+            }
+        };
         metadata.param_names = ajaxlab_engine::params::specs_for(config.variant)
             .iter()
             .map(|s| s.name.to_owned())

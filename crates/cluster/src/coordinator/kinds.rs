@@ -8,6 +8,7 @@ use crate::artifacts::ArtifactHash;
 use crate::artifacts::shared::SharedInputs;
 use crate::artifacts::shipped::Shipped;
 use crate::campaign::{CampaignKind, CampaignSpec, SpsaTarget};
+use crate::work::unit::FilledTemplate;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_stats::{
@@ -204,16 +205,6 @@ impl Live {
                 .collect()
         })
     }
-}
-
-/// A file template filled with one player's values, for the option that
-/// names it to the engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FilledTemplate {
-    /// The UCI option.
-    pub option: String,
-    /// The file's text.
-    pub text: String,
 }
 
 /// The SPSA perturbation a unit plays, as stored with the unit.

@@ -8,9 +8,9 @@ use super::{Coordinator, CoordinatorError, bump, now_ms};
 use crate::coordinator::kinds::UnitPerturbation;
 use crate::ids::{CampaignId, UnitId, WorkerId};
 use crate::work::Lease;
+use crate::work::unit::WorkUnit;
 use ajaxlab_arena::names::check_name;
 use ajaxlab_proto::codec::MAX_UNIT_PAIRS;
-use ajaxlab_proto::convert::UnitSpec;
 use ajaxlab_proto::v1;
 use ajaxlab_store::state::units::{self, LeaseCandidate, LeaseGrant, NewUnit};
 use ajaxlab_store::state::{NewWorker, WorkerPace, campaigns, workers};
@@ -162,13 +162,22 @@ impl Coordinator {
             .ok_or_else(|| LeaseError::UnknownWorker(key.id.clone()).into())
     }
 
+    /// Leases a unit to the worker `key` names, in its wire form, or `None`
+    /// if there is no work it may do now.
+    ///
+    /// # Errors
+    /// As [`Coordinator::lease_unit`].
+    pub fn request_work(&self, key: &WorkerKey) -> Result<Option<v1::WorkUnit>, CoordinatorError> {
+        Ok(self.lease_unit(key)?.map(|unit| unit.to_wire()))
+    }
+
     /// Leases a unit to the worker `key` names, or `None` if there is no
     /// work it may do now.
     ///
     /// # Errors
     /// `NotFound` for a worker unknown under `key`'s token; `Internal`
     /// without operating-system randomness for the lease token.
-    pub fn request_work(&self, key: &WorkerKey) -> Result<Option<v1::WorkUnit>, CoordinatorError> {
+    pub fn lease_unit(&self, key: &WorkerKey) -> Result<Option<WorkUnit>, CoordinatorError> {
         let worker = &key.id;
         let _span = tracing::debug_span!("request_work", %worker).entered();
         let now = now_ms();
@@ -255,24 +264,22 @@ impl Coordinator {
         let shipped = live.shipped.clone();
         let shared = live.shared;
         drop(campaigns);
-        let count = u32::try_from(count).unwrap_or(u32::MAX);
         bump(&self.counters.leased, 1);
-        let mut unit = v1::WorkUnit::from(UnitSpec {
-            config: &config,
-            campaign_id: &campaign,
-            unit_id: &unit_id,
-            lease_token: token.as_str(),
-            lease: self.lease,
-            first_pair: first,
-            pair_count: count,
-        });
         self.log_unit(&campaign, &unit_id, UnitEvent::Leased);
-        super::shipping::apply(&mut unit, &shipped);
-        shared.apply(&mut unit);
-        if let Some(filled) = &filled {
-            super::shipping::fill_templates(&mut unit, filled);
-        }
-        Ok(Some(unit))
+        Ok(Some(WorkUnit {
+            campaign,
+            lease: Lease {
+                unit: unit_id,
+                token,
+            },
+            lease_duration: self.lease,
+            first_pair: first,
+            pair_count: u32::try_from(count).unwrap_or(u32::MAX),
+            config,
+            shipped,
+            filled,
+            shared,
+        }))
     }
 
     /// The unit of `lease` as the worker `key` finds it: held only under

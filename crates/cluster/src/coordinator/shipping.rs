@@ -3,17 +3,15 @@
 //! that names a file (a `VariantPath` ini), as artifacts the operator
 //! uploaded before creating the campaign. Resolved once at create time
 //! (every hash must be in the store), recorded with the campaign, and
-//! written into every work unit as hashes for the worker to fetch. An SPSA
-//! tune of a file template sends each player's filled file as text instead.
+//! named in every work unit by hash for the worker to fetch. An SPSA tune
+//! of a file template sends each player's filled file as text instead.
 
-use super::kinds::FilledTemplate;
 use crate::artifacts::shipped::Shipped;
 use crate::artifacts::{ArtifactHash, ArtifactStore};
 use crate::campaign::CampaignSpec;
 use crate::campaign::inputs::Input;
 use ajaxlab_arena::ConfigError;
 use ajaxlab_arena::config::PlayerKind;
-use ajaxlab_proto::v1;
 
 fn err(key: &str, message: String) -> ConfigError {
     ConfigError {
@@ -80,36 +78,4 @@ pub(super) fn resolve(spec: &CampaignSpec, files: &[Input]) -> Result<[Shipped; 
         }
     }
     Ok(shipped)
-}
-
-/// Writes what each player ships with into `unit`: the binary's hash in
-/// place of a worker path, and the hash of each option file.
-pub(super) fn apply(unit: &mut v1::WorkUnit, shipped: &[Shipped; 2]) {
-    for (player, shipped) in unit.players.iter_mut().zip(shipped) {
-        let Some(v1::player::Engine::Uci(uci)) = &mut player.engine else {
-            continue;
-        };
-        if let Some(hash) = shipped.binary {
-            uci.sha256 = Some(hash.to_string());
-            uci.worker_path.clear();
-        }
-        for (name, hash) in &shipped.option_files {
-            if let Some(option) = uci.options.iter_mut().find(|o| &o.name == name) {
-                option.sha256 = Some(hash.to_string());
-            }
-        }
-    }
-}
-
-/// Writes each player's filled SPSA template into `unit`: the text of the
-/// file its option is to name, which the worker writes and points it at.
-pub(super) fn fill_templates(unit: &mut v1::WorkUnit, filled: &[FilledTemplate; 2]) {
-    for (player, filled) in unit.players.iter_mut().zip(filled) {
-        let Some(v1::player::Engine::Uci(uci)) = &mut player.engine else {
-            continue;
-        };
-        if let Some(option) = uci.options.iter_mut().find(|o| o.name == filled.option) {
-            option.file_text = Some(filled.text.clone());
-        }
-    }
 }

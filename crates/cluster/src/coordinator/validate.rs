@@ -124,7 +124,7 @@ pub fn validate_unit(
 
 /// Checks that `games` are games `first_pair*2 ..` of the unit's pairs,
 /// each game once.
-fn check_ids(first_pair: u64, pair_count: u64, games: &[GameRecord]) -> Result<(), Rejection> {
+pub fn check_ids(first_pair: u64, pair_count: u64, games: &[GameRecord]) -> Result<(), Rejection> {
     let expected: Vec<u64> = (first_pair * 2..(first_pair + pair_count) * 2).collect();
     let mut ids: Vec<u64> = games.iter().map(|g| g.game_id).collect();
     ids.sort_unstable();

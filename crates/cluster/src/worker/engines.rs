@@ -6,13 +6,13 @@
 //! failure.
 
 use crate::artifacts::cache::DEFAULT_CACHE_BYTES;
-use crate::artifacts::client::Client;
-use crate::artifacts::shipped::{Shipped, localize};
+use crate::artifacts::shipped::Shipped;
 use crate::artifacts::{ArtifactCache, ArtifactError};
+use crate::work::source::WorkSource;
+use crate::work::unit::WorkUnit;
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::PlayerKind;
-use ajaxlab_arena::player::bench;
-use ajaxlab_proto::v1;
+use ajaxlab_arena::player::{UciPlayerConfig, bench};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -42,49 +42,67 @@ impl EngineFailure {
     }
 }
 
-/// Points the UCI players of `config` (made from `unit`) at the cached
-/// copies of what they ship with, fetching what the cache in `cache_dir`
-/// lacks, and at the files an SPSA unit sends as text (filled templates),
-/// written into that cache.
+/// Points the UCI players of `unit` at local copies of what they ship
+/// with, each from `source` (fetched into the worker's cache from a remote
+/// coordinator), and at the files an SPSA unit sends as text (filled
+/// templates), written into the cache in `cache_dir`.
 ///
 /// # Errors
 /// [`EngineFailure`] for an artifact that cannot be fetched, is not what
-/// its hash says, or cannot be cached.
+/// its hash says, or cannot be cached, or a shipped option file for an
+/// option the player does not set.
 pub(super) async fn localize_players(
-    config: &mut MatchConfig,
-    unit: &v1::WorkUnit,
-    client: &mut Client,
+    unit: &mut WorkUnit,
+    source: &mut impl WorkSource,
     cache_dir: &Path,
 ) -> Result<(), EngineFailure> {
-    for (player, wire) in config.players.iter_mut().zip(&unit.players) {
-        let (PlayerKind::Uci(uci), Some(v1::player::Engine::Uci(engine))) =
-            (&mut player.kind, &wire.engine)
-        else {
+    for (i, player) in unit.config.players.iter_mut().enumerate() {
+        let PlayerKind::Uci(uci) = &mut player.kind else {
             continue;
         };
+        let name = uci.name.clone();
         let failure = |e: ArtifactError| EngineFailure {
-            player: player.name.clone(),
+            player: name.clone(),
             reason: e.to_string(),
             lasting: !matches!(e, ArtifactError::Protocol(_)),
         };
-        let shipped = Shipped::of_wire(engine).map_err(failure)?;
-        let filled: Vec<(&str, &str)> = engine
-            .options
-            .iter()
-            .filter_map(|o| Some((o.name.as_str(), o.file_text.as_deref()?)))
-            .collect();
-        if shipped == Shipped::default() && filled.is_empty() {
-            continue;
+        if let Err(e) = localize(uci, &unit.shipped[i], source).await {
+            return Err(failure(e));
         }
-        // Opened (and its directory made) only once something is fetched.
-        let cache = ArtifactCache::open(cache_dir, DEFAULT_CACHE_BYTES).map_err(failure)?;
-        localize(uci, &shipped, client, &cache)
-            .await
-            .map_err(failure)?;
-        for (name, text) in filled {
-            let path = cache.put(text.as_bytes()).map_err(failure)?;
-            uci.set_option(name, path.display().to_string());
+        if let Some(filled) = &unit.filled {
+            // Opened (and its directory made) only once something is written.
+            let path = ArtifactCache::open(cache_dir, DEFAULT_CACHE_BYTES)
+                .and_then(|cache| cache.put(filled[i].text.as_bytes()))
+                .map_err(failure)?;
+            uci.set_option(&filled[i].option, path.display().to_string());
         }
+    }
+    Ok(())
+}
+
+/// Points `player` at local copies of what it ships with (`shipped`), each
+/// from `source`.
+///
+/// # Errors
+/// An artifact that cannot be had or is not what its hash says, or an
+/// option file for an option the player does not set.
+pub async fn localize(
+    player: &mut UciPlayerConfig,
+    shipped: &Shipped,
+    source: &mut impl WorkSource,
+) -> Result<(), ArtifactError> {
+    if let Some(hash) = shipped.binary {
+        player.command = source.artifact(hash).await?;
+    }
+    for (option, hash) in &shipped.option_files {
+        let path = source.artifact(*hash).await?;
+        if !player.options.iter().any(|(n, _)| n == option) {
+            return Err(ArtifactError::Protocol(format!(
+                "player '{}': option {option} ships file {hash} but the player does not set it",
+                player.name
+            )));
+        }
+        player.set_option(option, path.display().to_string());
     }
     Ok(())
 }

@@ -1,7 +1,10 @@
 //! What the coordinator and its workers agree on, whichever side of the
-//! wire they are: a unit's lease, how a submission came out, and the bench
-//! signature that says which builds may play a campaign of the builtin
-//! engine.
+//! wire they are: the unit of work and its lease, how a submission came
+//! out, the bench signature that says which builds may play a campaign of
+//! the builtin engine, and the source a worker leases its units from.
+
+pub mod source;
+pub mod unit;
 
 use crate::ids::{LeaseToken, UnitId, UnitIdError};
 use ajaxlab_proto::v1;
