@@ -60,25 +60,48 @@ fn first_difference(a: &str, b: &str) -> Option<usize> {
     })?
 }
 
-/// Runs the campaign in `file` with `threads` local games at once, under `runs_dir`.
+/// A campaign file's text, and where it came from as messages name it.
+#[derive(Clone, Debug)]
+pub struct CampaignText {
+    /// The text.
+    pub text: String,
+    /// Its file, or what else it is (the embedded quick start).
+    pub origin: String,
+}
+
+impl CampaignText {
+    /// The campaign file at `path`.
+    ///
+    /// # Errors
+    /// [`LocalError::Config`] naming the file if it cannot be read.
+    pub fn read(path: &Path) -> Result<CampaignText, LocalError> {
+        let origin = path.display().to_string();
+        ajaxlab_files::read_text(path, ajaxlab_files::limits::CONFIG_FILE)
+            .map(|text| CampaignText {
+                text,
+                origin: origin.clone(),
+            })
+            .map_err(|e| LocalError::Config(format!("{origin}: {e}")))
+    }
+}
+
+/// Runs the campaign `campaign` with `threads` local games at once, under
+/// `runs_dir`.
 ///
 /// # Errors
 /// [`LocalError`] for a bad file, a file edited since the campaign began
 /// (a resumed campaign plays what it was created with), or a failure of
 /// the embedded parts.
 pub fn run_local_campaign(
-    file: &Path,
+    campaign: &CampaignText,
     runs_dir: &Path,
     threads: usize,
     quiet: bool,
 ) -> Result<LocalSummary, LocalError> {
-    let text = ajaxlab_files::read_text(file, ajaxlab_files::limits::CONFIG_FILE)
-        .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
-    let specs = parse_campaign(&text)
-        .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
+    let (text, origin) = (&campaign.text, &campaign.origin);
+    let specs = parse_campaign(text).map_err(|e| LocalError::Config(format!("{origin}: {e}")))?;
     for spec in &specs {
-        check_tuned_engine(spec)
-            .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
+        check_tuned_engine(spec).map_err(|e| LocalError::Config(format!("{origin}: {e}")))?;
     }
     let ids: Vec<CampaignId> = specs.into_iter().map(|s| s.name).collect();
     // A piece-value campaign's parts are NAME.PART; they share NAME's directory.
@@ -97,21 +120,20 @@ pub fn run_local_campaign(
         match coordinator.campaign(&ids[0]) {
             Ok(_) => {
                 let stored = coordinator.campaign_file(&ids[0])?;
-                if let Some(line) = first_difference(&stored, &text) {
+                if let Some(line) = first_difference(&stored, text) {
                     return Err(LocalError::Config(format!(
-                        "{}: line {line} differs from the file {} was created from; restore it, or remove {} to start the campaign over",
-                        file.display(),
+                        "{origin}: line {line} differs from the file {} was created from; restore it, or remove {} to start the campaign over",
                         ids[0],
                         dir.display()
                     )));
                 }
             }
             Err(CoordinatorError::Campaign(CampaignError::Unknown(_))) => {
-                let sent = read_named_files(&text)
-                    .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
-                let shipped = store_engines(&text, coordinator.artifacts())
-                    .map_err(|e| LocalError::Config(format!("{}: {e}", file.display())))?;
-                coordinator.create_shipped_campaign(&text, &sent, &shipped)?;
+                let sent = read_named_files(text)
+                    .map_err(|e| LocalError::Config(format!("{origin}: {e}")))?;
+                let shipped = store_engines(text, coordinator.artifacts())
+                    .map_err(|e| LocalError::Config(format!("{origin}: {e}")))?;
+                coordinator.create_shipped_campaign(text, &sent, &shipped)?;
             }
             Err(e) => return Err(e.into()),
         }

@@ -38,6 +38,7 @@
 mod brownian;
 mod chi_square;
 mod counts;
+pub mod counts_text;
 mod elo;
 mod heterogeneity;
 mod llr;

@@ -23,6 +23,7 @@ pub mod atomic;
 mod campaign_state;
 mod error;
 mod file_name;
+pub mod find;
 pub mod games;
 pub mod ids;
 pub mod lock;

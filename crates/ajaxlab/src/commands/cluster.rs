@@ -9,7 +9,7 @@ use ajaxlab_cluster::coordinator::serve::run::{
 use ajaxlab_cluster::coordinator::sprt_text::{SprtStanding, sprt_state};
 use ajaxlab_cluster::coordinator::{CampaignState, Scope};
 use ajaxlab_cluster::ids::{CampaignId, WorkerId};
-use ajaxlab_cluster::local::{run_local_campaign, standing};
+use ajaxlab_cluster::local::{CampaignText, run_local_campaign, standing};
 use ajaxlab_cluster::operator::{self, CampaignChange};
 use ajaxlab_cluster::remote::{Remote, RemoteError};
 use ajaxlab_cluster::shutdown::{self, Shutdown};
@@ -544,18 +544,14 @@ fn run_campaign(
     quiet: bool,
 ) -> anyhow::Result<ExitCode> {
     let threads = threads.unwrap_or_else(all_cores);
-    let summary = match file {
-        Some(file) => run_local_campaign(file, runs_dir, threads, quiet)?,
-        None => {
-            let path = std::env::temp_dir()
-                .join(format!("ajaxlab-quickstart-{}.toml", std::process::id()));
-            std::fs::write(&path, QUICKSTART)
-                .with_context(|| format!("writing {}", path.display()))?;
-            let summary = run_local_campaign(&path, runs_dir, threads, quiet);
-            let _ = std::fs::remove_file(&path);
-            summary?
-        }
+    let campaign = match file {
+        Some(file) => CampaignText::read(file)?,
+        None => CampaignText {
+            text: QUICKSTART.to_owned(),
+            origin: "the embedded quick start (configs/quickstart.toml)".into(),
+        },
     };
+    let summary = run_local_campaign(&campaign, runs_dir, threads, quiet)?;
     // The report of what is stored so far: tables here, plots as files,
     // made before anything is printed so that a closed pipe loses none of
     // them.

@@ -4,7 +4,6 @@
 mod bench;
 mod book;
 mod cluster;
-mod counts_text;
 mod fen;
 mod match_cmd;
 mod out;

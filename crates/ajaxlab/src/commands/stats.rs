@@ -2,9 +2,9 @@
 //! nElo, LOS, and the SPRT's LLR with its bounds, from pentanomial or W/D/L
 //! counts in the forms cutechess-cli and Fishtest print.
 
-use super::counts_text;
 use super::out::outln;
 use super::sprt_args::SprtArgs;
+use ajaxlab_stats::counts_text;
 use ajaxlab_stats::{Counts, Pentanomial};
 use anyhow::{Context, bail};
 use std::process::ExitCode;

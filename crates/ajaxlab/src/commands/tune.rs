@@ -11,6 +11,7 @@ use ajaxlab_engine::tune::{
 };
 use ajaxlab_engine::{ParamSpec, Params};
 use ajaxlab_rules::Color;
+use ajaxlab_store::find::{FindError, games_files};
 use ajaxlab_store::{GameRecord, StoreError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -77,24 +78,13 @@ pub(crate) struct TuneArgs {
 /// Input that cannot be tuned on.
 #[derive(Debug, thiserror::Error)]
 enum InputError {
-    /// A path that is neither a file, a directory nor a glob.
-    #[error("{0}: no such file or directory")]
-    Missing(String),
-    /// A directory or glob without games files.
-    #[error("{0}: no games files (games-*.parquet, unit-*.parquet)")]
-    NoGameFiles(String),
-    /// A glob that cannot be read.
-    #[error("glob '{pattern}': {message}")]
-    Glob {
-        /// The pattern.
-        pattern: String,
-        /// Why.
-        message: String,
-    },
-    /// A directory that cannot be listed.
+    /// Inputs that name no games file.
+    #[error(transparent)]
+    Find(#[from] FindError),
+    /// A file that cannot be read.
     #[error("{path}: {source}")]
     Io {
-        /// The directory or file.
+        /// The file.
         path: String,
         /// Why.
         source: std::io::Error,
@@ -110,68 +100,6 @@ enum InputError {
         /// Why.
         source: ParamError,
     },
-}
-
-/// Whether `path` names a games file the pipeline writes.
-fn is_games_file(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    name.ends_with(".parquet") && (name.starts_with("games-") || name.starts_with("unit-"))
-}
-
-/// Every games file below `dir`, in name order.
-fn games_files_below(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), InputError> {
-    let io = |source| InputError::Io {
-        path: dir.display().to_string(),
-        source,
-    };
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(io)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()
-        .map_err(io)?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            games_files_below(&path, out)?;
-        } else if is_games_file(&path) {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// The files the inputs name: directories searched, files taken as given,
-/// anything else expanded as a glob.
-fn input_files(inputs: &[String]) -> Result<Vec<PathBuf>, InputError> {
-    let mut files = Vec::new();
-    for input in inputs {
-        let path = Path::new(input);
-        let before = files.len();
-        if path.is_dir() {
-            games_files_below(path, &mut files)?;
-        } else if path.is_file() {
-            files.push(path.to_owned());
-        } else if input.contains(['*', '?', '[']) {
-            let glob_error = |message: String| InputError::Glob {
-                pattern: input.clone(),
-                message,
-            };
-            for entry in glob::glob(input).map_err(|e| glob_error(e.to_string()))? {
-                let found = entry.map_err(|e| glob_error(e.to_string()))?;
-                if found.is_file() {
-                    files.push(found);
-                }
-            }
-        } else {
-            return Err(InputError::Missing(input.clone()));
-        }
-        if files.len() == before {
-            return Err(InputError::NoGameFiles(input.clone()));
-        }
-    }
-    files.sort();
-    files.dedup();
-    Ok(files)
 }
 
 /// A stored game as the tuner reads it: the opening plies (no scores),
@@ -270,7 +198,7 @@ fn summary(report: &TuneReport) -> String {
 }
 
 pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
-    let files = input_files(&args.inputs)?;
+    let files = games_files(&args.inputs)?;
     let mut games = Vec::new();
     for file in &files {
         games.extend(read_file(file)?);

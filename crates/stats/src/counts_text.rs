@@ -5,11 +5,11 @@
 //! Fishtest's, if pasted, preferred). Each form has its own order, so each is read by its own
 //! parser and none is guessed from the numbers.
 
-use ajaxlab_stats::{Counts, Pentanomial, Trinomial};
+use crate::{Counts, Pentanomial, Trinomial};
 
 /// Pasted counts that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum CountsError {
+pub enum CountsError {
     /// A count that is not a non-negative integer.
     #[error("{flag}: '{text}' is not a count")]
     NotACount {
@@ -68,11 +68,7 @@ fn count(flag: &'static str, text: &str) -> Result<u64, CountsError> {
 ///
 /// # Errors
 /// [`CountsError`] naming `flag`.
-pub(crate) fn counts_list(
-    flag: &'static str,
-    text: &str,
-    n: usize,
-) -> Result<Vec<u64>, CountsError> {
+pub fn counts_list(flag: &'static str, text: &str, n: usize) -> Result<Vec<u64>, CountsError> {
     let values = text
         .split(',')
         .map(|part| part.split('+').map(|x| count(flag, x)).sum())
@@ -123,7 +119,7 @@ fn keyed(
 ///
 /// # Errors
 /// [`CountsError`] naming `--wdl`.
-pub(crate) fn wdl(text: &str) -> Result<Counts, CountsError> {
+pub fn wdl(text: &str) -> Result<Counts, CountsError> {
     const FLAG: &str = "--wdl";
     if text.contains('=') {
         let pairs = text.split(',').map(|part| {
@@ -144,7 +140,7 @@ pub(crate) fn wdl(text: &str) -> Result<Counts, CountsError> {
 ///
 /// # Errors
 /// [`CountsError`] naming `--cutechess`.
-pub(crate) fn cutechess(text: &str) -> Result<Counts, CountsError> {
+pub fn cutechess(text: &str) -> Result<Counts, CountsError> {
     const FLAG: &str = "--cutechess";
     if let Some(penta) = ptnml(FLAG, text) {
         return penta;
@@ -189,7 +185,7 @@ pub(crate) fn cutechess(text: &str) -> Result<Counts, CountsError> {
 ///
 /// # Errors
 /// [`CountsError`] naming `--fishtest`.
-pub(crate) fn fishtest(text: &str) -> Result<Counts, CountsError> {
+pub fn fishtest(text: &str) -> Result<Counts, CountsError> {
     const FLAG: &str = "--fishtest";
     if let Some(penta) = ptnml(FLAG, text) {
         return penta;
