@@ -71,10 +71,10 @@ pub const DEFAULT_CACHE_DIR: &str = "ajaxlab-cache";
 pub enum WorkerError {
     /// The coordinator refuses us for good (bad token, wrong protocol).
     #[error("coordinator refused the worker: {0}")]
-    Refused(String),
-    /// A unit that cannot be played.
-    #[error("bad work unit: {0}")]
-    BadUnit(String),
+    Refused(#[source] SourceError),
+    /// The builtin engine's bench, which signs this build, did not finish.
+    #[error("the bench of the builtin engine failed: {0}")]
+    Bench(#[source] tokio::task::JoinError),
     /// More games at once than the machine has cores.
     #[error("--threads {threads}: this machine has {cores} cores; play at most one game per core")]
     Threads {
@@ -149,7 +149,7 @@ pub async fn play_from(
     }
     let signature = tokio::task::spawn_blocking(bench_signature)
         .await
-        .map_err(|e| WorkerError::BadUnit(e.to_string()))?;
+        .map_err(WorkerError::Bench)?;
     let me = Registration {
         name: player.name.clone(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -175,7 +175,7 @@ pub async fn play_from(
                 backoff.wait_unless(&shutdown).await;
                 continue;
             }
-            Err(e) => return Err(WorkerError::Refused(e.to_string())),
+            Err(e) => return Err(WorkerError::Refused(e)),
         };
         backoff.reset();
         loop {
@@ -204,7 +204,7 @@ pub async fn play_from(
                     }
                     continue 'registration;
                 }
-                Err(e) => return Err(WorkerError::Refused(e.to_string())),
+                Err(e) => return Err(WorkerError::Refused(e)),
             };
             forgotten = 0;
             forgotten_backoff.reset();
