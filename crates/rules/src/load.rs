@@ -324,6 +324,64 @@ fn definition(
         .zip(&spec.pieces)
         .filter_map(|(kind, piece)| Some(((*kind)?, piece)))
         .collect();
+    let table = piece_table(spec, &pieces, &mut problems);
+    let mut promotions = Vec::new();
+    for &letter in &spec.promotions {
+        match kind_of(&pieces, letter) {
+            Some(kind) => promotions.push(kind),
+            None => problems.push(VariantProblem::PromotionNotAPiece(letter)),
+        }
+    }
+    let hand = hand_rule(spec, &pieces, &mut problems);
+    let castling = castling_rule(spec, &pieces, &mut problems);
+    let values = file_values(spec, &pieces, &mut problems);
+    let setup = setup_of(spec, &mut problems);
+    // A castling rook that is not a piece left `castling` empty and a
+    // problem behind.
+    match (table, hand, setup) {
+        (Some(names), Some(hand), Some(setup)) if problems.is_empty() => {
+            let king = PieceDef {
+                kind: PieceKind::KING,
+                components: king_components(),
+            };
+            let others = pieces.iter().map(|&(kind, piece)| PieceDef {
+                kind,
+                components: piece.components.clone(),
+            });
+            Ok(VariantDef {
+                name: spec.name.clone(),
+                builtin,
+                definition: None,
+                width: spec.files,
+                height: spec.ranks,
+                pieces: std::iter::once(king).chain(others).collect(),
+                names,
+                pawn: PawnRule { promotions },
+                hand,
+                castling,
+                setup,
+                values,
+            })
+        }
+        _ => Err(problems),
+    }
+}
+
+/// The kind of the piece (other than pawn and king) lettered `letter`.
+fn kind_of(pieces: &[(PieceKind, &PieceSpec)], letter: char) -> Option<PieceKind> {
+    pieces
+        .iter()
+        .find(|(_, p)| p.letter == letter)
+        .map(|(kind, _)| *kind)
+}
+
+/// The names of every piece: pawn, king, and the others (a builtin
+/// piece's own, or the file's).
+fn piece_table(
+    spec: &VariantSpec,
+    pieces: &[(PieceKind, &PieceSpec)],
+    problems: &mut Vec<VariantProblem>,
+) -> Option<PieceTable> {
     let pawn = spec.pawn.map(|letter| {
         let names = PieceNames {
             letter,
@@ -353,35 +411,29 @@ fn definition(
             .chain([(PieceKind::KING, king)])
             .chain(named),
     );
-    let table = match table {
+    match table {
         Ok(table) => Some(table),
         Err(errors) => {
             problems.extend(errors.into_iter().map(VariantProblem::Table));
             None
         }
-    };
-    // A piece of the table other than pawn and king.
-    let piece = |letter: char| {
-        pieces
-            .iter()
-            .find(|(_, p)| p.letter == letter)
-            .map(|(kind, _)| *kind)
-    };
-    let mut promotions = Vec::new();
-    for &letter in &spec.promotions {
-        match piece(letter) {
-            Some(kind) => promotions.push(kind),
-            None => problems.push(VariantProblem::PromotionNotAPiece(letter)),
-        }
     }
+}
+
+/// What the hand holds: nothing, pieces to drop, or pieces to gate.
+fn hand_rule(
+    spec: &VariantSpec,
+    pieces: &[(PieceKind, &PieceSpec)],
+    problems: &mut Vec<VariantProblem>,
+) -> Option<HandRule> {
     let mut held = |letter: char| {
-        let kind = piece(letter);
+        let kind = kind_of(pieces, letter);
         if kind.is_none() {
             problems.push(VariantProblem::HandNotAPiece(letter));
         }
         kind
     };
-    let hand = match spec.hand {
+    match spec.hand {
         HandSpec::None => Some(HandRule::None),
         HandSpec::Drops { letter, count } => {
             held(letter).map(|kind| HandRule::Drops { kind, count })
@@ -389,38 +441,54 @@ fn definition(
         HandSpec::Gating { letter, count } => {
             held(letter).map(|kind| HandRule::Gating { kind, count })
         }
+    }
+}
+
+/// How castling goes, if there is castling; `None` too for a castling
+/// rook that is not a piece (a problem then).
+fn castling_rule(
+    spec: &VariantSpec,
+    pieces: &[(PieceKind, &PieceSpec)],
+    problems: &mut Vec<VariantProblem>,
+) -> Option<CastlingRule> {
+    let CastlingSpec::Castles {
+        king_side_file,
+        queen_side_file,
+        rook,
+        chess960,
+    } = spec.castling
+    else {
+        return None;
     };
-    let castling = match spec.castling {
-        CastlingSpec::None => None,
-        CastlingSpec::Castles {
-            king_side_file,
-            queen_side_file,
-            rook,
-            chess960,
-        } => {
-            let style = match (chess960, spec.hand) {
-                (false, _) => CastlingStyle::Orthodox,
-                (true, HandSpec::Gating { .. }) => CastlingStyle::ModernRandom,
-                (true, _) => CastlingStyle::Chess960,
-            };
-            let rook_kind = piece(rook);
-            if rook_kind.is_none() {
-                problems.push(VariantProblem::CastlingRookNotAPiece(rook));
-            }
-            rook_kind.map(|rook| CastlingRule {
-                rook,
-                king_side_file,
-                queen_side_file,
-                style,
-            })
-        }
+    let style = match (chess960, spec.hand) {
+        (false, _) => CastlingStyle::Orthodox,
+        (true, HandSpec::Gating { .. }) => CastlingStyle::ModernRandom,
+        (true, _) => CastlingStyle::Chess960,
     };
+    let rook_kind = kind_of(pieces, rook);
+    if rook_kind.is_none() {
+        problems.push(VariantProblem::CastlingRookNotAPiece(rook));
+    }
+    rook_kind.map(|rook| CastlingRule {
+        rook,
+        king_side_file,
+        queen_side_file,
+        style,
+    })
+}
+
+/// The piece values the file sets, each of a piece it defines.
+fn file_values(
+    spec: &VariantSpec,
+    pieces: &[(PieceKind, &PieceSpec)],
+    problems: &mut Vec<VariantProblem>,
+) -> Vec<FileValue> {
     let mut values = Vec::new();
     for value in &spec.values {
         let kind = match value.letter {
             l if Some(l) == spec.pawn => Some(PieceKind::PAWN),
             l if l == spec.king => Some(PieceKind::KING),
-            l => piece(l),
+            l => kind_of(pieces, l),
         };
         match kind {
             Some(kind) => values.push(FileValue {
@@ -431,6 +499,12 @@ fn definition(
             None => problems.push(VariantProblem::ValueNotAPiece(value.letter)),
         }
     }
+    values
+}
+
+/// The start position: fixed, or a numbered random start whose default
+/// is the file's start.
+fn setup_of(spec: &VariantSpec, problems: &mut Vec<VariantProblem>) -> Option<Setup> {
     let mut numbered = |fen: &str, number: fn(&str) -> Option<u32>| {
         let default = number(&white_first_rank(fen));
         if default.is_none() {
@@ -438,7 +512,7 @@ fn definition(
         }
         default
     };
-    let setup = match &spec.setup {
+    match &spec.setup {
         SetupSpec::Fixed(fen) => Some(Setup::Fixed(fen.clone())),
         SetupSpec::Chess960(fen) => {
             numbered(fen, chess960_number).map(|default| Setup::Chess960 { default })
@@ -446,35 +520,6 @@ fn definition(
         SetupSpec::ModernRandom(fen) => {
             numbered(fen, amrc_number).map(|default| Setup::ModernRandom { default })
         }
-    };
-    // A castling rook that is not a piece left `castling` empty and a
-    // problem behind.
-    match (table, hand, setup) {
-        (Some(names), Some(hand), Some(setup)) if problems.is_empty() => {
-            let king = PieceDef {
-                kind: PieceKind::KING,
-                components: king_components(),
-            };
-            let others = pieces.iter().map(|&(kind, piece)| PieceDef {
-                kind,
-                components: piece.components.clone(),
-            });
-            Ok(VariantDef {
-                name: spec.name.clone(),
-                builtin,
-                definition: None,
-                width: spec.files,
-                height: spec.ranks,
-                pieces: std::iter::once(king).chain(others).collect(),
-                names,
-                pawn: PawnRule { promotions },
-                hand,
-                castling,
-                setup,
-                values,
-            })
-        }
-        _ => Err(problems),
     }
 }
 
