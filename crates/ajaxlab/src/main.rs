@@ -3,6 +3,7 @@
 mod commands;
 
 use clap::Parser;
+use std::io::IsTerminal;
 
 /// mimalloc rather than the system allocator: a coordinator decodes,
 /// converts and writes millions of small records a minute across threads,
@@ -39,12 +40,14 @@ fn error_text(err: &anyhow::Error) -> String {
 
 /// Logs to stderr what `default` lets through (the command's choice)
 /// unless `RUST_LOG` says otherwise (`RUST_LOG=warn`,
-/// `RUST_LOG=ajaxlab_cluster=debug`).
+/// `RUST_LOG=ajaxlab_cluster=debug`); in colour only on a terminal, so
+/// that a log file (a Slurm job's output, `docker logs`) holds plain text.
 fn init_tracing(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .try_init();
 }

@@ -51,10 +51,15 @@ pub fn read_bytes(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
             format!("{}, not a regular file", what_it_is(&kind)),
         ));
     }
+    read_bounded(std::fs::File::open(path)?, limit)
+}
+
+/// At most `limit` bytes of `reader`, read to its end.
+fn read_bounded(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     // One byte past the limit tells a file at the limit from one over it,
     // whatever its metadata said (files under /proc report size 0).
-    std::fs::File::open(path)?
+    reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
@@ -70,7 +75,23 @@ pub fn read_bytes(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// As [`read_bytes`], and [`io::ErrorKind::InvalidData`] for bytes that
 /// are not UTF-8 (naming the offset of the first bad one).
 pub fn read_text(path: &Path, limit: u64) -> io::Result<String> {
-    let bytes = read_bytes(path, limit)?;
+    text_of(read_bytes(path, limit)?)
+}
+
+/// The text of standard input, read to its end, if it is at most `limit`
+/// bytes of UTF-8, without a leading byte-order mark: what a command that
+/// takes a file reads for `-`, so that a file on another machine can be
+/// piped in (`docker compose exec -T coordinator ajaxlab campaign create -
+/// < campaign.toml`).
+///
+/// # Errors
+/// As [`read_text`].
+pub fn read_stdin_text(limit: u64) -> io::Result<String> {
+    text_of(read_bounded(io::stdin().lock(), limit)?)
+}
+
+/// `bytes` as UTF-8 text without a leading byte-order mark.
+fn text_of(bytes: Vec<u8>) -> io::Result<String> {
     let text = String::from_utf8(bytes).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
@@ -194,5 +215,16 @@ mod tests {
         // /proc files report size 0 and may be longer than any limit.
         let e = read_bytes(Path::new("/proc/self/maps"), 16).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
+    }
+
+    #[test]
+    fn piped_text_is_held_to_the_limit_and_to_utf8_like_a_file() {
+        let at_limit = read_bounded(&b"\xef\xbb\xbfgames = 2\n"[..], 14).unwrap();
+        assert_eq!(text_of(at_limit).unwrap(), "games = 2\n");
+        let over = read_bounded(&b"games = 20\n"[..], 10).unwrap_err();
+        assert_eq!(over.kind(), io::ErrorKind::FileTooLarge);
+        let e = text_of(b"ok\xff".to_vec()).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("byte 2"), "{e}");
     }
 }

@@ -213,7 +213,8 @@ enum CampaignAction {
     },
     /// Create a campaign on a coordinator.
     Create {
-        /// The campaign file.
+        /// The campaign file, or - for standard input (the files it names
+        /// are read relative to the current directory).
         file: PathBuf,
         #[command(flatten)]
         remote: RemoteArgs,

@@ -171,21 +171,28 @@ pub struct Shipment {
     pub inputs: Vec<SentFile>,
 }
 
-/// Uploads the engines and files the campaign in `file` names (all found
-/// first, so that a missing one stores nothing): the first step of
-/// creating it, [`create_campaign`] the second.
+/// The campaign file name that means standard input.
+pub const STDIN: &str = "-";
+
+/// Uploads the engines and files the campaign in `file` ([`STDIN`]: the
+/// text on standard input) names (all found first, so that a missing one
+/// stores nothing): the first step of creating it, [`create_campaign`] the
+/// second. The files it names are relative to the current directory.
 ///
 /// # Errors
 /// [`OperatorError`]: a file that does not read or cannot be uploaded, or
 /// a coordinator not reached.
 pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipment, OperatorError> {
-    let text =
-        ajaxlab_files::read_text(file, ajaxlab_files::limits::CONFIG_FILE).map_err(|source| {
-            OperatorError::CampaignFile {
-                path: file.to_owned(),
-                source,
-            }
-        })?;
+    let limit = ajaxlab_files::limits::CONFIG_FILE;
+    let read = if file == Path::new(STDIN) {
+        ajaxlab_files::read_stdin_text(limit)
+    } else {
+        ajaxlab_files::read_text(file, limit)
+    };
+    let text = read.map_err(|source| OperatorError::CampaignFile {
+        path: file.to_owned(),
+        source,
+    })?;
     // A file that does not parse here is the coordinator's to refuse.
     for spec in parse_campaign(&text).iter().flatten() {
         let spec = spec.clone();
