@@ -2,7 +2,8 @@
 //! fast as the machine allows, referees them exactly (docs/rules.md §4), and
 //! stores every game as a Parquet row through `ajaxlab_store`.
 //!
-//! Players are the builtin engine in-process ([`player::BuiltinPlayer`]) or
+//! Games are played by [`pool::play_pairs`], for a match and for a
+//! cluster worker's unit alike. Players are the builtin engine in-process ([`player::BuiltinPlayer`]) or
 //! any UCI engine as a subprocess ([`player::UciPlayer`]). Every opening is
 //! played as a pair with colours swapped; live statistics are pentanomial.
 //! A field of more than two players plays a gauntlet or round robin
@@ -18,6 +19,7 @@ pub mod opening;
 pub mod pgn;
 pub mod pgn_book;
 pub mod player;
+pub mod pool;
 pub mod referee;
 pub mod resume;
 pub mod runner;

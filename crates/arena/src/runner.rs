@@ -6,6 +6,7 @@ use crate::config::{MatchConfig, OutError, PlayerConfig, PlayerKind, holds_games
 use crate::live::LiveStats;
 use crate::pgn::game_pgn;
 use crate::player::{BuiltinPlayer, Player, PlayerError, UciPlayer, bench};
+use crate::pool::{Flow, Pairs, play_pairs};
 use crate::referee::{GameSpec, play_game, player_record};
 use crate::resume::{ResumeError, StoredPairs, stored_pairs};
 use ajaxlab_rules::Variant;
@@ -16,8 +17,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Games buffered before a Parquet file is written.
@@ -260,8 +260,9 @@ fn create_and_play(
     mut sprt: Option<&mut Sprt>,
     start: Start,
 ) -> Result<MatchSummary, MatchError> {
-    let never = Arc::new(AtomicBool::new(false));
-    let records = check_players(config, &never)?;
+    // Set only when a player cannot start, which stops the others.
+    let abort = Arc::new(AtomicBool::new(false));
+    let records = check_players(config, &abort)?;
     std::fs::create_dir_all(&config.out).map_err(|source| MatchError::Io {
         path: config.out.display().to_string(),
         source,
@@ -293,10 +294,6 @@ fn create_and_play(
     let todo: Vec<u64> = (0..config.pairs)
         .filter(|pair| !stored.pairs.contains_key(pair))
         .collect();
-    let next = AtomicUsize::new(0);
-    let decided = AtomicBool::new(false);
-    let (tx, rx) = channel::<Result<[GameRecord; 2], MatchError>>();
-    let threads = config.concurrency.min(todo.len());
     let mut tally = Tally::default();
     let mut all_for_pgn: Vec<GameRecord> = Vec::new();
     for pair in stored.pairs.values() {
@@ -305,52 +302,28 @@ fn create_and_play(
             all_for_pgn.extend(pair.iter().cloned());
         }
     }
-    decided.store(
-        sprt.as_deref()
-            .is_some_and(|s| s.status() != Status::Continue),
-        Ordering::Relaxed,
-    );
+    let decided = sprt
+        .as_deref()
+        .is_some_and(|s| s.status() != Status::Continue);
     bar.set_position(tally.stats.games());
     let mut files = stored.files;
     let mut pending: Vec<GameRecord> = Vec::new();
     let names = param_names(config.variant);
     let mut last_log = Instant::now();
     let mut last_flush = Instant::now();
+    let todo = if decided { &[][..] } else { &todo[..] };
 
-    let result: Result<(), MatchError> = std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, todo, decided, never) = (&next, &todo, &decided, &never);
-            scope.spawn(move || {
-                let made = (|| {
-                    Ok::<_, MatchError>([
-                        make_player(&config.players[0], config.hash_mb, never)?,
-                        make_player(&config.players[1], config.hash_mb, never)?,
-                    ])
-                })();
-                let mut players = match made {
-                    Ok(p) => p,
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                };
-                while !decided.load(Ordering::Relaxed) {
-                    let Some(&pair) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    if tx.send(Ok(play_pair(config, pair, &mut players))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for message in rx {
-            let games = message?;
-            if tally.count(&games, sprt.as_deref_mut())? {
-                decided.store(true, Ordering::Relaxed);
-            }
+    let result = play_pairs(
+        config,
+        Pairs::Listed(todo),
+        config.concurrency,
+        &abort,
+        |games| {
+            let flow = if tally.count(&games, sprt.as_deref_mut())? {
+                Flow::NoMorePairs
+            } else {
+                Flow::Continue
+            };
             let stats = &tally.stats;
             bar.inc(2);
             let line = match sprt.as_deref() {
@@ -377,7 +350,10 @@ fn create_and_play(
                 files.push(flush(config, &mut pending, files.len(), &names)?);
                 last_flush = Instant::now();
             }
-        }
+            Ok(flow)
+        },
+    )
+    .and_then(|()| {
         if !pending.is_empty() {
             files.push(flush(config, &mut pending, files.len(), &names)?);
         }

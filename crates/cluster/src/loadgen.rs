@@ -1,8 +1,10 @@
 //! A load generator: simulated workers (no real games) against a coordinator
-//! on loopback. Each worker leases units and submits valid but synthetic
-//! records — the issued opening and one random legal move, ended by the
-//! campaign's one-ply limit — so the coordinator does all its real work:
-//! authentication, leasing, validation by replay, Parquet, SQLite.
+//! on loopback. Each worker leases units, renews each lease while it
+//! "plays" as a real worker does (every third of the default lease), and
+//! submits valid but synthetic records — the issued opening and one random
+//! legal move, ended by the campaign's one-ply limit — so the coordinator
+//! does all its real work: authentication, leasing, renewals, validation
+//! by replay, Parquet, SQLite.
 
 use crate::coordinator::{Coordinator, Scope};
 use crate::remote::Auth;
@@ -41,6 +43,8 @@ pub struct LoadReport {
     pub window: Duration,
     /// Requests that failed (whole run).
     pub errors: u64,
+    /// Lease renewals sent (whole run).
+    pub renewals: u64,
 }
 
 const CAMPAIGN: &str = "variant = \"ajax-falcon\"\ngames = 20000000\ntc = \"nodes=1\"\nrandom_plies = 2\n\
@@ -79,6 +83,9 @@ pub struct LoadPlan {
     /// The coordinator's unit size, in seconds of play (it sizes units to
     /// this much of each worker's measured rate).
     pub unit_duration: Duration,
+    /// The coordinator's lease; the workers renew at a third of it, as
+    /// real ones do.
+    pub lease: Duration,
 }
 
 /// The synthetic games of pairs `first..first+count` of `config`: the issued
@@ -195,6 +202,142 @@ async fn clients(
         .collect()
 }
 
+/// What one simulated worker saw.
+#[derive(Default)]
+struct Record {
+    /// (when answered, latency) of each request.
+    latencies: Vec<(Instant, Duration)>,
+    /// (when, games) of each accepted unit.
+    stored: Vec<(Instant, u64)>,
+    /// Requests that failed.
+    errors: u64,
+    /// Lease renewals sent.
+    renewals: u64,
+}
+
+/// One simulated worker: registers, then leases units, "plays" each for
+/// its games' time at `pace` with its lease renewed as a real worker
+/// renews it (every `renew_every`), and submits synthetic games, until
+/// `deadline`.
+struct SimulatedWorker {
+    number: usize,
+    client: Client,
+    pace: Option<f64>,
+    renew_every: Duration,
+    deadline: Instant,
+    record: Record,
+}
+
+impl SimulatedWorker {
+    async fn run(mut self) -> Record {
+        let register = v1::RegisterRequest {
+            header: header(),
+            name: format!("sim-{}", self.number),
+            version: "load".into(),
+            cores: 1,
+            bench_signature: 1,
+            engines: vec![],
+        };
+        let mut client = self.client.clone();
+        let registered = self.timed(client.register(register)).await;
+        let Some(worker_id) = registered.map(|r| r.worker_id) else {
+            return self.record;
+        };
+        while Instant::now() < self.deadline {
+            let request = v1::WorkRequest {
+                header: header(),
+                worker_id: worker_id.clone(),
+            };
+            let Some(unit) = self
+                .timed(client.request_work(request))
+                .await
+                .and_then(|r| r.unit)
+            else {
+                continue;
+            };
+            let Ok(config) = MatchConfig::try_from(&unit) else {
+                self.record.errors += 1;
+                continue;
+            };
+            let (first, count) = (unit.first_pair, u64::from(unit.pair_count));
+            let records =
+                tokio::task::spawn_blocking(move || synthetic_games(&config, first, count));
+            let Ok(Ok(records)) = records.await else {
+                self.record.errors += 1;
+                continue;
+            };
+            let n = records.len() as u64;
+            if let Some(pace) = self.pace {
+                let play = Duration::from_secs_f64(n as f64 / pace);
+                if Instant::now() + play >= self.deadline {
+                    break;
+                }
+                self.play_renewing(&worker_id, &unit, play).await;
+            }
+            let submit = v1::SubmitResultsRequest {
+                header: header(),
+                worker_id: worker_id.clone(),
+                unit_id: unit.unit_id,
+                lease_token: unit.lease_token,
+                games: records,
+            };
+            let accepted = i32::from(v1::SubmitStatus::Accepted);
+            match self.timed(client.submit_results(submit)).await {
+                Some(r) if r.status == accepted => self.record.stored.push((Instant::now(), n)),
+                Some(_) => self.record.errors += 1,
+                None => {}
+            }
+        }
+        self.record
+    }
+
+    /// Waits `play`, renewing the unit's lease every `renew_every`.
+    async fn play_renewing(&mut self, worker_id: &str, unit: &v1::WorkUnit, play: Duration) {
+        let until = Instant::now() + play;
+        let mut client = self.client.clone();
+        loop {
+            let next = Instant::now() + self.renew_every;
+            if next >= until {
+                tokio::time::sleep_until(until.into()).await;
+                return;
+            }
+            tokio::time::sleep_until(next.into()).await;
+            let renew = v1::RenewLeaseRequest {
+                header: header(),
+                worker_id: worker_id.to_owned(),
+                unit_id: unit.unit_id.clone(),
+                lease_token: unit.lease_token.clone(),
+            };
+            self.record.renewals += 1;
+            let _ = self.timed(client.renew_lease(renew)).await;
+        }
+    }
+
+    /// Awaits a request, recording its latency; a failure is counted.
+    async fn timed<T>(
+        &mut self,
+        request: impl Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+    ) -> Option<T> {
+        let t = Instant::now();
+        let answer = request.await;
+        self.record.latencies.push((Instant::now(), t.elapsed()));
+        match answer {
+            Ok(r) => Some(r.into_inner()),
+            Err(_) => {
+                self.record.errors += 1;
+                None
+            }
+        }
+    }
+}
+
+/// The header of every request.
+fn header() -> Option<v1::Header> {
+    Some(v1::Header {
+        protocol_version: PROTOCOL_VERSION,
+    })
+}
+
 /// Runs `workers` simulated workers for `duration` against a fresh
 /// coordinator (state in `dir`) on loopback.
 ///
@@ -210,9 +353,9 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         warm_up,
         spsa,
         unit_duration,
+        lease,
     } = plan.clone();
-    let mut coordinator =
-        Coordinator::open(dir, Duration::from_secs(600), 1).map_err(|e| e.to_string())?;
+    let mut coordinator = Coordinator::open(dir, lease, 1).map_err(|e| e.to_string())?;
     coordinator.set_unit_duration(unit_duration);
     let coordinator = Arc::new(coordinator);
     coordinator
@@ -231,133 +374,54 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         },
     ));
     let clients = clients(&coordinator, addr, channels, workers).await?;
-    let header = || {
-        Some(v1::Header {
-            protocol_version: PROTOCOL_VERSION,
-        })
-    };
     let started = Instant::now();
     let deadline = started + duration;
     let mut tasks = Vec::with_capacity(workers);
     for i in 0..workers {
-        let mut client = clients[i % clients.len()].clone();
+        let client = clients[i % clients.len()].clone();
         let start_at = started + ramp_up.mul_f64(i as f64 / workers.max(1) as f64);
+        let simulated = SimulatedWorker {
+            number: i,
+            client,
+            pace: worker_games_per_second.filter(|r| *r > 0.0),
+            renew_every: crate::work::renewal_interval(lease),
+            deadline,
+            record: Record::default(),
+        };
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep_until(start_at.into()).await;
-            // (when answered, latency) of each request; (when, games) of each accepted unit.
-            let mut latencies: Vec<(Instant, Duration)> = Vec::new();
-            let mut stored: Vec<(Instant, u64)> = Vec::new();
-            let mut errors = 0u64;
-            let t = Instant::now();
-            let register = client
-                .register(v1::RegisterRequest {
-                    header: header(),
-                    name: format!("sim-{i}"),
-                    version: "load".into(),
-                    cores: 1,
-                    bench_signature: 1,
-                    engines: vec![],
-                })
-                .await;
-            latencies.push((Instant::now(), t.elapsed()));
-            let Ok(worker_id) = register.map(|r| r.into_inner().worker_id) else {
-                return (latencies, stored, errors + 1);
-            };
-            while Instant::now() < deadline {
-                let t = Instant::now();
-                let unit = client
-                    .request_work(v1::WorkRequest {
-                        header: header(),
-                        worker_id: worker_id.clone(),
-                    })
-                    .await;
-                latencies.push((Instant::now(), t.elapsed()));
-                let Some(unit) = unit.ok().and_then(|r| r.into_inner().unit) else {
-                    errors += 1;
-                    continue;
-                };
-                let Ok(config) = MatchConfig::try_from(&unit) else {
-                    errors += 1;
-                    continue;
-                };
-                let records = tokio::task::spawn_blocking(move || {
-                    synthetic_games(&config, unit.first_pair, u64::from(unit.pair_count))
-                })
-                .await;
-                let Ok(Ok(records)) = records else {
-                    errors += 1;
-                    continue;
-                };
-                let n = records.len() as u64;
-                if let Some(rate) = worker_games_per_second.filter(|r| *r > 0.0) {
-                    // Playing the unit takes its games' time.
-                    let play = Duration::from_secs_f64(n as f64 / rate);
-                    if Instant::now() + play >= deadline {
-                        break;
-                    }
-                    tokio::time::sleep(play).await;
-                }
-                let t = Instant::now();
-                let submitted = client
-                    .submit_results(v1::SubmitResultsRequest {
-                        header: header(),
-                        worker_id: worker_id.clone(),
-                        unit_id: unit.unit_id,
-                        lease_token: unit.lease_token,
-                        games: records,
-                    })
-                    .await;
-                latencies.push((Instant::now(), t.elapsed()));
-                let accepted = i32::from(v1::SubmitStatus::Accepted);
-                match submitted.map(|r| r.into_inner().status) {
-                    Ok(s) if s == accepted => stored.push((Instant::now(), n)),
-                    _ => errors += 1,
-                }
-            }
-            (latencies, stored, errors)
+            simulated.run().await
         }));
     }
-    let (mut latencies, mut stored, mut errors): (Vec<_>, Vec<_>, u64) =
-        (Vec::new(), Vec::new(), 0);
+    let mut all = Record::default();
     for task in tasks {
-        if let Ok((l, s, e)) = task.await {
-            latencies.extend(l);
-            stored.extend(s);
-            errors += e;
+        if let Ok(record) = task.await {
+            all.latencies.extend(record.latencies);
+            all.stored.extend(record.stored);
+            all.errors += record.errors;
+            all.renewals += record.renewals;
         }
     }
     let ended = Instant::now();
     let _ = stop.send(());
     let _ = server.await;
     let window_start = started + warm_up.min(duration);
-    Ok(report(
-        workers,
-        window_start,
-        ended,
-        &latencies,
-        &stored,
-        errors,
-    ))
+    Ok(report(workers, window_start, ended, &all))
 }
 
-/// The figures of a run from its window's start to `ended`: each request's
-/// (when answered, latency), each accepted unit's (when, games).
-fn report(
-    workers: usize,
-    window_start: Instant,
-    ended: Instant,
-    latencies: &[(Instant, Duration)],
-    stored: &[(Instant, u64)],
-    errors: u64,
-) -> LoadReport {
+/// The figures of a run from its window's start to `ended`, from what its
+/// workers saw.
+fn report(workers: usize, window_start: Instant, ended: Instant, seen: &Record) -> LoadReport {
     let window = ended.saturating_duration_since(window_start);
-    let mut whole: Vec<Duration> = latencies.iter().map(|(_, l)| *l).collect();
-    let mut measured: Vec<Duration> = latencies
+    let mut whole: Vec<Duration> = seen.latencies.iter().map(|(_, l)| *l).collect();
+    let mut measured: Vec<Duration> = seen
+        .latencies
         .iter()
         .filter(|(at, _)| *at >= window_start)
         .map(|(_, l)| *l)
         .collect();
-    let games: u64 = stored
+    let games: u64 = seen
+        .stored
         .iter()
         .filter(|(at, _)| *at >= window_start)
         .map(|(_, n)| n)
@@ -370,7 +434,8 @@ fn report(
         p99_whole_run: quantile(&mut whole, 0.99),
         games_per_second: games as f64 / window.as_secs_f64().max(1e-9),
         window,
-        errors,
+        errors: seen.errors,
+        renewals: seen.renewals,
     }
 }
 

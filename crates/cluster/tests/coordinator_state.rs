@@ -407,23 +407,31 @@ fn adjudicated_games_are_validated_by_the_rule_that_made_them() {
 #[test]
 fn the_load_generator_drives_a_coordinator_without_errors() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    for (spsa, rate) in [(false, None), (true, None), (false, Some(50.0))] {
+    // The last: units of 2 s at 1 game/s against a 5-s lease, renewed.
+    for (spsa, rate) in [
+        (false, None),
+        (true, None),
+        (false, Some(50.0)),
+        (false, Some(1.0)),
+    ] {
         let report = runtime
             .block_on(ajaxlab_cluster::loadgen::run_load(
                 &temp_dir("coord"),
                 &ajaxlab_cluster::loadgen::LoadPlan {
                     workers: 8,
-                    duration: Duration::from_secs(2),
+                    duration: Duration::from_secs(if rate == Some(1.0) { 4 } else { 2 }),
                     channels: 2,
                     worker_games_per_second: rate,
                     ramp_up: Duration::from_millis(200),
                     warm_up: Duration::from_millis(100),
                     spsa,
                     unit_duration: Duration::from_secs(180),
+                    lease: Duration::from_secs(5),
                 },
             ))
             .unwrap();
         assert_eq!(report.errors, 0, "{report:?}");
+        assert_eq!(report.renewals > 0, rate == Some(1.0), "{report:?}");
         assert!(
             report.games_per_second > 0.0 && report.requests > 16,
             "{report:?}"

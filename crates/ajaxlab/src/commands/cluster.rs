@@ -135,6 +135,10 @@ pub(crate) struct LoadgenArgs {
     /// coordinator's `unit_seconds`; real coordinators default to 180).
     #[arg(long, default_value_t = 180)]
     unit_seconds: u64,
+    /// The coordinator's lease in seconds (its `lease_seconds`); the
+    /// simulated workers renew at a third of it, as real ones do.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(5..=3600))]
+    lease_seconds: u64,
 }
 
 /// `ajaxlab loadgen`: a coordinator of its own under simulated workers.
@@ -159,6 +163,7 @@ pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
             )),
             spsa: args.spsa,
             unit_duration: Duration::from_secs(args.unit_seconds.max(1)),
+            lease: Duration::from_secs(args.lease_seconds),
         },
     ));
     let _ = std::fs::remove_dir_all(&dir);
@@ -178,8 +183,9 @@ pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
     }
     outln!("games validated and stored {:.0}/s", r.games_per_second)?;
     outln!(
-        "requests {}  latency p50 {:.1} ms  p99 {:.1} ms  (p99 over the whole run {:.1} ms)",
+        "requests {} (lease renewals in the whole run: {})  latency p50 {:.1} ms  p99 {:.1} ms  (p99 over the whole run {:.1} ms)",
         r.requests,
+        r.renewals,
         ms(r.p50),
         ms(r.p99),
         ms(r.p99_whole_run)

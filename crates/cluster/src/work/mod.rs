@@ -8,6 +8,7 @@ pub mod unit;
 
 use crate::ids::{LeaseToken, UnitId, UnitIdError};
 use ajaxlab_proto::v1;
+use std::time::Duration;
 
 /// The depth of the bench whose node count identifies an engine build.
 pub const SIGNATURE_DEPTH: u32 = 6;
@@ -60,3 +61,30 @@ ajaxlab_proto::wire_enum!(Submitted, ajaxlab_proto::v1::SubmitStatus {
     Duplicate <=> Duplicate,
     Stale <=> Stale,
 });
+
+/// How long after a lease of `lease` was granted it is renewed: at a
+/// third of it, so that two renewals may fail before it lapses.
+pub fn renewal_interval(lease: Duration) -> Duration {
+    (lease / 3).max(Duration::from_millis(200))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A worker whose clock is ten minutes behind the coordinator's once
+    /// renewed every 203 s against a 10 s lease: the interval now comes from
+    /// the lease's duration alone.
+    #[test]
+    fn a_lease_is_renewed_at_a_third_of_its_duration_whatever_the_clocks_say() {
+        assert_eq!(
+            renewal_interval(Duration::from_secs(10)),
+            Duration::from_nanos(3_333_333_333)
+        );
+        assert_eq!(
+            renewal_interval(Duration::from_secs(60)),
+            Duration::from_secs(20)
+        );
+        assert_eq!(renewal_interval(Duration::ZERO), Duration::from_millis(200));
+    }
+}

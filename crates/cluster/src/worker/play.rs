@@ -1,9 +1,11 @@
-//! A unit's pairs played on the worker's threads, one game per thread,
-//! each finished game shown in the worker's in-flight count.
+//! A unit's pairs played on the worker's threads ([`play_pairs`], as a
+//! match plays them), each finished game shown in the worker's in-flight
+//! count.
 
 use super::engines::EngineFailure;
 use ajaxlab_arena::MatchConfig;
-use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_arena::pool::{Flow, Pairs, play_pairs};
+use ajaxlab_arena::runner::MatchError;
 use ajaxlab_store::GameRecord;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -20,76 +22,34 @@ pub(super) fn play_unit(
     cancel: &Arc<AtomicBool>,
     in_flight: &AtomicU64,
 ) -> Played {
+    let pairs = Pairs::Range(first..first.saturating_add(count));
     let played = UnitGames {
         in_flight,
         mine: AtomicU64::new(0),
     };
-    let next = AtomicU64::new(first);
-    let results = std::sync::Mutex::new(Vec::new());
-    let failure = std::sync::Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, usize::try_from(count).unwrap_or(1).max(1)) {
-            scope.spawn(|| {
-                let players = (|| {
-                    Ok::<_, ajaxlab_arena::runner::MatchError>([
-                        make_player(&config.players[0], config.hash_mb, cancel)?,
-                        make_player(&config.players[1], config.hash_mb, cancel)?,
-                    ])
-                })();
-                let mut players = match players {
-                    Ok(p) => p,
-                    Err(e) => {
-                        let (player, reason) = match e {
-                            ajaxlab_arena::runner::MatchError::Player { name, error } => {
-                                (name, error.to_string())
-                            }
-                            other => (String::new(), other.to_string()),
-                        };
-                        *failure
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                            Some(EngineFailure {
-                                player,
-                                reason,
-                                lasting: true,
-                            });
-                        // The other threads stop too: the unit goes back.
-                        cancel.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                };
-                loop {
-                    if cancel.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let pair = next.fetch_add(1, Ordering::Relaxed);
-                    if pair >= first + count {
-                        return;
-                    }
-                    let games = play_pair(config, pair, &mut players);
-                    played.add(games.len() as u64);
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .extend(games);
-                }
-            });
-        }
+    let mut games = Vec::new();
+    let result = play_pairs(config, pairs, threads, cancel, |pair| {
+        played.add(pair.len() as u64);
+        games.extend(pair);
+        Ok(Flow::Continue)
     });
-    if let Some(e) = failure
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        return Played::EngineFailed(e);
+    match result {
+        Err(MatchError::Player { name, error }) => Played::EngineFailed(EngineFailure {
+            player: name,
+            reason: error.to_string(),
+            lasting: true,
+        }),
+        Err(other) => Played::EngineFailed(EngineFailure {
+            player: String::new(),
+            reason: other.to_string(),
+            lasting: true,
+        }),
+        Ok(()) if cancel.load(Ordering::Relaxed) => Played::Cancelled,
+        Ok(()) => {
+            games.sort_by_key(|g| g.game_id);
+            Played::Games(games)
+        }
     }
-    if cancel.load(Ordering::Relaxed) {
-        return Played::Cancelled;
-    }
-    let mut games = results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    games.sort_by_key(|g| g.game_id);
-    Played::Games(games)
 }
 
 /// A unit's finished games, counted in the worker's in-flight total while

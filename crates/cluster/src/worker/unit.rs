@@ -10,20 +10,13 @@ use crate::ids::WorkerId;
 use crate::shutdown::Shutdown;
 use crate::work::source::{SourceError, WorkSource};
 use crate::work::unit::WorkUnit;
-use crate::work::{Lease, Submitted};
+use crate::work::{Lease, Submitted, renewal_interval};
 use ajaxlab_store::GameRecord;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 /// Tries at a submission that meets an unavailable coordinator.
 const SUBMIT_TRIES: usize = 8;
-
-/// How long after a lease of `lease` was granted it is renewed: at a
-/// third of it, so that two renewals may fail before it lapses.
-pub(super) fn renewal_interval(lease: Duration) -> Duration {
-    (lease / 3).max(Duration::from_millis(200))
-}
 
 /// `unit` made ready to play here: checked against this machine's memory,
 /// its engines fetched and benched.
@@ -168,25 +161,4 @@ async fn submit(
         }
     }
     false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A worker whose clock is ten minutes behind the coordinator's once
-    /// renewed every 203 s against a 10 s lease: the interval now comes from
-    /// the lease's duration alone.
-    #[test]
-    fn a_lease_is_renewed_at_a_third_of_its_duration_whatever_the_clocks_say() {
-        assert_eq!(
-            renewal_interval(Duration::from_secs(10)),
-            Duration::from_nanos(3_333_333_333)
-        );
-        assert_eq!(
-            renewal_interval(Duration::from_secs(60)),
-            Duration::from_secs(20)
-        );
-        assert_eq!(renewal_interval(Duration::ZERO), Duration::from_millis(200));
-    }
 }
