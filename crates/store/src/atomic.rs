@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// # Errors
 /// [`StoreError`] if writing fails; no partial file is left at `path`.
 pub fn write_batch(path: &Path, batch: &RecordBatch) -> Result<(), StoreError> {
-    replace(path, |file| {
+    replace(path, Access::Default, |file| {
         let fmt = |e: parquet::errors::ParquetError| StoreError::format(path, e);
         let props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
@@ -37,10 +37,32 @@ pub fn write_batch(path: &Path, batch: &RecordBatch) -> Result<(), StoreError> {
 /// # Errors
 /// [`StoreError`] if writing fails; no partial file is left at `path`.
 pub fn write_text(path: &Path, text: &str) -> Result<(), StoreError> {
-    replace(path, |mut file| {
+    replace(path, Access::Default, |mut file| {
         file.write_all(text.as_bytes())
             .map_err(|e| StoreError::io(path, e))
     })
+}
+
+/// Writes `text` to `path` atomically, readable and writable by its owner
+/// alone (mode 600 on Unix) from before its first byte: for a secret such
+/// as a token, which no other user may read even for a moment.
+///
+/// # Errors
+/// As [`write_text`].
+pub fn write_private_text(path: &Path, text: &str) -> Result<(), StoreError> {
+    replace(path, Access::OwnerOnly, |mut file| {
+        file.write_all(text.as_bytes())
+            .map_err(|e| StoreError::io(path, e))
+    })
+}
+
+/// Who may read a written file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// As the process's umask allows.
+    Default,
+    /// Its owner alone.
+    OwnerOnly,
 }
 
 /// The part of a temporary file's name that follows its target's name:
@@ -67,10 +89,11 @@ fn temporary_path(path: &Path) -> PathBuf {
 /// is removed on failure.
 fn replace(
     path: &Path,
+    access: Access,
     write: impl FnOnce(&File) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
     let tmp = temporary_path(path);
-    let result = write_then_rename(&tmp, path, write);
+    let result = write_then_rename(&tmp, path, access, write);
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -80,10 +103,25 @@ fn replace(
 fn write_then_rename(
     tmp: &Path,
     path: &Path,
+    access: Access,
     write: impl FnOnce(&File) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
     let io = |e| StoreError::io(path, e);
-    let file = File::create(tmp).map_err(io)?;
+    let mut options = File::options();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    if access == Access::OwnerOnly {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let file = options.open(tmp).map_err(io)?;
+    #[cfg(unix)]
+    if access == Access::OwnerOnly {
+        use std::os::unix::fs::PermissionsExt;
+        // A stale temporary file of the same name keeps its mode: set it.
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .map_err(io)?;
+    }
     write(&file)?;
     file.sync_all().map_err(io)?;
     std::fs::rename(tmp, path).map_err(io)?;
@@ -122,6 +160,23 @@ mod tests {
 
     /// Sixteen writers of one file at once: each write is whole, one of
     /// them is the file, and no temporary file is left.
+    #[cfg(unix)]
+    #[test]
+    fn a_private_file_is_its_owners_alone_even_over_a_readable_one() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir =
+            std::env::temp_dir().join(format!("ajaxlab-atomic-private-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("worker.token");
+        write_text(&path, "readable\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        write_private_text(&path, "secret\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "secret\n");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn writes_of_one_file_at_once_never_share_a_temporary_file() {
         let dir = std::env::temp_dir().join(format!("ajaxlab-atomic-race-{}", std::process::id()));

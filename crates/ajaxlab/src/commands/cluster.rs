@@ -384,13 +384,8 @@ pub(crate) fn token(args: &TokenArgs) -> anyhow::Result<ExitCode> {
         ajaxlab_cluster::coordinator::issue_token_in(&args.state_dir, args.scope, &args.label)?;
     match &args.out {
         Some(path) => {
-            std::fs::write(path, format!("{token}\n"))
-                .with_context(|| format!("writing {}", path.display()))?;
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
-            }
+            // Mode 600 from its first byte, and whole or not at all.
+            ajaxlab_store::atomic::write_private_text(path, &format!("{token}\n"))?;
             eprintln!(
                 "{} token written to {} (stored hashed in {})",
                 args.scope,

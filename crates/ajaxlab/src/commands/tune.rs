@@ -262,10 +262,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         report.k,
         report.params.to_toml(&specs)
     );
-    std::fs::write(&args.out, text).map_err(|source| InputError::Io {
-        path: args.out.display().to_string(),
-        source,
-    })?;
+    ajaxlab_store::atomic::write_text(&args.out, &text)?;
     // Printed once the file is written: a closed pipe loses no result.
     out!("{}", summary(&report))?;
     outln!("wrote {}", args.out.display())?;
