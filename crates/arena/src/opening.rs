@@ -566,8 +566,7 @@ impl Openings {
     }
 
     /// The opening of game `game_in_pair` (0 or 1) of a pair, fixed by
-    /// `seed` alone (the start drawn at random, whatever the order: what a
-    /// coordinator checks, so campaigns refuse [`Order::Sequential`]). Both
+    /// `seed` alone (the start drawn at random, whatever the order). Both
     /// games share the start; an imbalance edits the first player's side,
     /// which is White in game 0 and Black in game 1, and the random plies
     /// are drawn afterwards from the same seed.

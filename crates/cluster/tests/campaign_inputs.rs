@@ -25,6 +25,7 @@ fn listed() -> Option<v1::Openings> {
         source: Some(v1::openings::Source::Numbers(v1::NumberList {
             numbers: vec![12, 40, 7],
         })),
+        in_order: false,
     })
 }
 
@@ -121,6 +122,49 @@ fn a_changed_copy_pauses_its_campaign_only_and_a_restored_one_resumes() {
         .unwrap();
     assert!(c.unloaded_campaigns().is_empty());
     assert_eq!(state(&c, "inputs").as_str(), "running");
+}
+
+/// A book played in order gives pair `k` its `k`-th line: the coordinator
+/// checks each game against its pair's line and counts the campaign.
+#[test]
+fn a_book_played_in_order_is_checked_pair_by_pair() {
+    let dir = temp_dir("inputs-sequential");
+    let book = dir.with_extension("book.epd");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let lines = std::fs::read_to_string(root.join("configs/figures/chess-2ply.epd")).unwrap();
+    std::fs::write(&book, &lines).unwrap();
+    let c = open(&dir);
+    create_sending(
+        &c,
+        &format!(
+            "variant = \"chess\"\ngames = 6\ntc = \"nodes=100\"\nopenings = \"file:{},order=sequential\"\n[campaign]\nname = \"in-order\"\n[adjudication]\nmax_plies = 20\n",
+            book.display()
+        ),
+    )
+    .unwrap();
+    let w = c.register(&TokenHash::of("w"), "w", "test", 2, 7).unwrap();
+    let mut starts = Vec::new();
+    while let Some(unit) = c.request_work(&w).unwrap() {
+        let games = play(&common::inlined(&c, &unit));
+        starts.extend(games.iter().map(|g| (g.game_id, g.start_fen.clone())));
+        assert_eq!(
+            c.submit(&w, &Lease::of(&unit).unwrap(), &games).unwrap(),
+            Submitted::Accepted
+        );
+    }
+    starts.sort();
+    let book_lines: Vec<&str> = lines.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(starts.len(), 6);
+    for (game_id, fen) in &starts {
+        let placement_to_en_passant: Vec<&str> = fen.split(' ').take(4).collect();
+        let line = book_lines[(*game_id / 2) as usize];
+        assert!(
+            line.starts_with(&placement_to_en_passant.join(" ")),
+            "game {game_id} starts at {fen}, not at its pair's line '{line}'"
+        );
+    }
+    let view = c.campaign(&campaign_id("in-order")).unwrap();
+    assert_eq!((view.state.as_str(), view.pairs_done), ("finished", 3));
 }
 
 #[test]

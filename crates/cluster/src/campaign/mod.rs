@@ -18,7 +18,6 @@ use crate::campaign::spsa_list::param_list;
 use crate::ids::CampaignId;
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile};
 use ajaxlab_arena::limits::check;
-use ajaxlab_arena::opening::Order;
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
 use ajaxlab_stats::{InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, UnknownEloModel};
 use ajaxlab_store::metadata::UnknownRunKind;
@@ -313,13 +312,6 @@ fn build(file: MatchFile, id: &str) -> Result<Built, ConfigError> {
         *flag = p.worker_path.is_some();
     }
     let mut config = MatchConfig::build(file, Overrides::default())?;
-    if config.openings.order == Order::Sequential {
-        // The coordinator checks each pair's opening from its seed alone.
-        return Err(err(
-            "openings",
-            "order=sequential is for ajaxlab match; a campaign draws each pair's opening by its seed (order=random)",
-        ));
-    }
     config.run_id = id.to_owned();
     Ok(Built { config, installed })
 }
@@ -482,19 +474,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(first_move[0].installed, [true, true]);
-    }
-
-    #[test]
-    fn a_campaign_refuses_sequential_openings() {
-        // Tests run in the crate's directory.
-        let e = error(
-            "variant = \"chess\"\nopenings = \"file:../../configs/figures/chess-2ply.epd,order=sequential\"\n[campaign]\nname = \"t\"\n",
-        );
-        assert_eq!(e.key, "openings");
-        assert!(
-            e.message.contains("order=sequential is for ajaxlab match"),
-            "{e}"
-        );
     }
 
     #[test]

@@ -107,9 +107,10 @@ pub fn validate_unit(
             g.game_id % 2
         };
         let opening = openings.entry((g.game_id / 2, side)).or_insert_with(|| {
+            let pair = g.game_id / 2;
             config
                 .openings
-                .pick(pair_seed(config.seed, g.game_id / 2), side)
+                .pick_for_pair(pair, pair_seed(config.seed, pair), side)
         });
         validate_game(config, &params, opening, g)?;
         let (white, black) = if g.game_id % 2 == 1 { (1, 0) } else { (0, 1) };

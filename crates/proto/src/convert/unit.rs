@@ -53,7 +53,10 @@ impl From<UnitSpec<'_>> for v1::WorkUnit {
                 .builtin()
                 .map_or(i32::from(v1::Variant::Unspecified), VariantKind::to_wire),
             file_variant: file_variant(config.variant),
-            openings: Some(v1::Openings::from(&config.openings.source)),
+            openings: Some(v1::Openings {
+                in_order: config.openings.order == Order::Sequential,
+                ..v1::Openings::from(&config.openings.source)
+            }),
             random_plies: config.openings.random_plies,
             players: config.players.iter().map(v1::Player::from).collect(),
             first_pair: u.first_pair,
@@ -109,11 +112,11 @@ impl TryFrom<&v1::WorkUnit> for MatchConfig {
     /// The match a work unit describes, for the worker that plays it.
     fn try_from(unit: &v1::WorkUnit) -> Result<MatchConfig, WireError> {
         let variant = unit_variant(unit)?;
-        let source =
-            OpeningSource::try_from(required(unit.openings.as_ref(), "WorkUnit.openings")?)
-                .map_err(|e| e.within("WorkUnit.openings"))?
-                .checked(variant)
-                .map_err(|e| WireError::invalid("WorkUnit.openings", e))?;
+        let openings = required(unit.openings.as_ref(), "WorkUnit.openings")?;
+        let source = OpeningSource::try_from(openings)
+            .map_err(|e| e.within("WorkUnit.openings"))?
+            .checked(variant)
+            .map_err(|e| WireError::invalid("WorkUnit.openings", e))?;
         let [first, second] = unit.players.as_slice() else {
             return Err(WireError::invalid(
                 "WorkUnit.players",
@@ -134,7 +137,11 @@ impl TryFrom<&v1::WorkUnit> for MatchConfig {
             openings: Openings {
                 variant,
                 source,
-                order: Order::Random,
+                order: if openings.in_order {
+                    Order::Sequential
+                } else {
+                    Order::Random
+                },
                 random_plies: unit.random_plies,
                 imbalance: Imbalance::parse(&unit.imbalance_first, &unit.imbalance_second)
                     .map_err(|e| WireError::invalid("WorkUnit.imbalance_first", e))?,
@@ -175,6 +182,7 @@ impl From<&OpeningSource> for v1::Openings {
         };
         v1::Openings {
             source: Some(source),
+            in_order: false,
         }
     }
 }
