@@ -1,14 +1,24 @@
 #!/usr/bin/env python3
 """Reads ajaxlab game files with pyarrow and DuckDB, as a user would, and checks
-the documented schema. Usage: check_parquet.py FILE EXPECTED_ROWS"""
+the documented schema. Usage: check_parquet.py FILE|DIRECTORY EXPECTED_ROWS
+(a directory: every games file below it, a match's or a campaign's)."""
 import json
+import os
 import sys
+from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 path, expected = sys.argv[1], int(sys.argv[2])
-table = pq.read_table(path)
+if os.path.isdir(path):
+    files = sorted(str(f) for pattern in ("games-*.parquet", "unit-*.parquet")
+                   for f in Path(path).rglob(pattern))
+else:
+    files = [path]
+assert files, f"no games files in {path}"
+table = pa.concat_tables([pq.read_table(f) for f in files])
 assert table.num_rows == expected, (table.num_rows, expected)
 columns = {
     "run_id": "string", "game_id": "uint64", "pair_id": "uint64", "variant": "string",
@@ -24,7 +34,7 @@ columns = {
 schema = {f.name: str(f.type) for f in table.schema}
 for name, kind in columns.items():
     assert schema.get(name) == kind, (name, schema.get(name), kind)
-meta = table.schema.metadata
+meta = pq.read_schema(files[0]).metadata
 names = json.loads(meta[b"ajaxlab.param_names"])
 assert "afc.falcon.mg" in names, names[:5]
 rows = table.to_pylist()
@@ -33,7 +43,8 @@ for r in rows:
     assert r["plies"] == len(r["moves"]) == len(r["scores"]) == len(r["times_ms"])
     assert len(r["white_params"]) in (0, len(names))
 con = duckdb.connect()
-n, = con.execute(f"select count(*) from read_parquet('{path}')").fetchone()
+n, = con.execute("select count(*) from read_parquet(?)", [files]).fetchone()
 assert n == expected
-by_result = con.execute(f"select result, count(*) from read_parquet('{path}') group by result").fetchall()
+by_result = con.execute("select result, count(*) from read_parquet(?) group by result",
+                        [files]).fetchall()
 print(f"ok: {n} rows, {len(schema)} columns, results {dict(by_result)}")

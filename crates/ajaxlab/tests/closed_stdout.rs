@@ -59,24 +59,14 @@ fn finish(child: Child) -> (Option<i32>, String) {
     (output.status.code(), stderr)
 }
 
-/// `out` is absent, or holds the match's four games, complete (beside the
-/// lock file a match holds while it runs).
+/// `out` is absent, or holds the match's four games, complete.
 fn absent_or_complete(out: &Path) {
     if !out.exists() {
         return;
     }
     let mut ids = Vec::new();
-    for entry in std::fs::read_dir(out).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name == ajaxlab_arena::runner::MATCH_LOCK {
-            continue;
-        }
-        assert!(
-            name.starts_with("games-") && name.ends_with(".parquet"),
-            "{} holds {name}",
-            out.display()
-        );
+    let files = ajaxlab_store::find::games_files(&[out.display().to_string()]).unwrap();
+    for path in files {
         for game in ajaxlab_store::read_games(&path).unwrap().games {
             assert!(!game.moves.is_empty(), "game {} has no moves", game.game_id);
             ids.push(game.game_id);

@@ -51,7 +51,7 @@ fn text(o: &Output) -> String {
 /// Terminations of every game in the Parquet files of `dir`, via DuckDB.
 fn terminations(dir: &Path) -> Vec<(String, String, String)> {
     let script = format!(
-        "import duckdb; rows = duckdb.connect().execute(\"select white_name, result, termination from read_parquet('{}/games-*.parquet') order by game_id\").fetchall(); print('\\n'.join('\\t'.join(r) for r in rows))",
+        "import duckdb; rows = duckdb.connect().execute(\"select white_name, result, termination from read_parquet('{}/campaigns/*/unit-*.parquet') order by game_id\").fetchall(); print('\\n'.join('\\t'.join(r) for r in rows))",
         dir.display()
     );
     let out = Command::new(python())
@@ -99,7 +99,7 @@ fn ajaxlab_over_uci_plays_the_builtin_engine_and_pyarrow_reads_the_games() {
                 .join("tests/python/check_parquet.py")
                 .to_str()
                 .unwrap(),
-            out.join("games-00000.parquet").to_str().unwrap(),
+            out.to_str().unwrap(),
             "4",
         ])
         .output()
@@ -115,11 +115,22 @@ fn ajaxlab_over_uci_plays_the_builtin_engine_and_pyarrow_reads_the_games() {
             "{termination}"
         );
     }
-    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    let pgn = std::fs::read_to_string(pgn_written(&text(&o))).unwrap();
     assert!(
         pgn.contains("[Variant \"ajax-modern-random\"]") && pgn.contains("[AmrcStart "),
         "{pgn}"
     );
+}
+
+/// The PGN file a match's output says it wrote.
+fn pgn_written(out: &str) -> String {
+    out.lines()
+        .find_map(|l| {
+            l.strip_prefix("wrote ")
+                .filter(|f| f.ends_with("games.pgn"))
+        })
+        .unwrap_or_else(|| panic!("no games.pgn written: {out}"))
+        .to_owned()
 }
 
 fn faulty(mode: &str, n: u32, marker: &Path) -> String {

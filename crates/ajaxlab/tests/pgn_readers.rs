@@ -44,7 +44,15 @@ fn exported_games_are_read_by_python_chess_and_fairy_stockfish() {
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        let written = stdout
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("wrote ")
+                    .filter(|f| f.ends_with("games.pgn"))
+            })
+            .unwrap_or_else(|| panic!("no games.pgn written: {stdout}"));
+        let pgn = std::fs::read_to_string(written).unwrap();
         assert!(
             !pgn.contains('('),
             "a parenthesis starts a variation: {pgn}"
@@ -58,7 +66,7 @@ fn exported_games_are_read_by_python_chess_and_fairy_stockfish() {
         }
         let check = Command::new(python())
             .arg(repo().join("tests/python/check_pgn.py"))
-            .arg(out.join("games.pgn"))
+            .arg(written)
             .arg("4")
             .output()
             .unwrap();

@@ -146,7 +146,15 @@ fn a_match_plays_a_section_of_a_variants_file() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    let printed = String::from_utf8_lossy(&o.stdout);
+    let written = printed
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("wrote ")
+                .filter(|f| f.ends_with("games.pgn"))
+        })
+        .unwrap_or_else(|| panic!("no games.pgn written: {printed}"));
+    let pgn = std::fs::read_to_string(written).unwrap();
     assert_eq!(pgn.matches("[Variant \"lamehorse\"]").count(), 2, "{pgn}");
     // Opened from the start of the file's variant, so no FEN tag.
     assert!(!pgn.contains("[FEN "), "{pgn}");

@@ -10,13 +10,15 @@ use crate::referee::{Adjudication, DEFAULT_TIME_MARGIN};
 use crate::tc::TimeControl;
 use ajaxlab_engine::{DEFAULT_HASH_MB, Features, Params};
 use ajaxlab_rules::{Variant, VariantSet};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+
+pub use crate::flags::{Overrides, player_from_spec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// A match file as written.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MatchFile {
     /// Variant name: a built-in, or a section of `variants`.
@@ -58,7 +60,7 @@ pub struct MatchFile {
 }
 
 /// The `[imbalance]` table: edits of each player's side.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ImbalanceFile {
     /// Edits of the first player's side, e.g. `["-P@f2"]`.
@@ -70,7 +72,7 @@ pub struct ImbalanceFile {
 }
 
 /// A player as written.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerFile {
     /// Display name.
@@ -110,31 +112,6 @@ pub struct PlayerFile {
     pub bench: Option<u64>,
     /// Arguments that make the engine print its bench (default `["bench"]`).
     pub bench_args: Option<Vec<String>>,
-}
-
-/// Flags that override the file.
-#[derive(Clone, Debug, Default)]
-pub struct Overrides {
-    /// `--variant`
-    pub variant: Option<String>,
-    /// `--variants`
-    pub variants: Option<PathBuf>,
-    /// `--games`
-    pub games: Option<u64>,
-    /// `--concurrency`
-    pub concurrency: Option<usize>,
-    /// `--tc` (both players)
-    pub tc: Option<String>,
-    /// `--player`, zero or two
-    pub players: Vec<String>,
-    /// `--openings`
-    pub openings: Option<String>,
-    /// `--random-plies`
-    pub random_plies: Option<u32>,
-    /// `--out`
-    pub out: Option<PathBuf>,
-    /// `--seed`
-    pub seed: Option<u64>,
 }
 
 /// What a player is.
@@ -190,24 +167,25 @@ pub struct MatchConfig {
 /// An output directory that cannot take a match's games.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OutError {
-    /// It holds the games of an earlier run.
+    /// It holds an earlier run.
     #[error(
-        "{} holds the games of an earlier run, which are never overwritten or added to: name a new directory with --out",
+        "{} holds an earlier run, whose games are never overwritten or added to: name a new directory with --out, or go on with it with --resume",
         .0.display()
     )]
     HoldsGames(PathBuf),
 }
 
 /// Whether `dir`, or a directory below it (a tournament's pairings),
-/// holds games of a run (Parquet game files or a PGN file).
+/// holds a run: games files, a PGN file, or a coordinator's state (a
+/// match or campaign begun there, if no game is stored yet).
 pub fn holds_games(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries.flatten().any(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            (name.starts_with("games-") && name.ends_with(".parquet"))
-                || name == "games.pgn"
-                || e.file_type().is_ok_and(|t| t.is_dir()) && holds_games(&e.path())
+            let path = e.path();
+            ajaxlab_store::find::is_games_file(&path)
+                || e.file_name() == "games.pgn"
+                || e.file_name() == ajaxlab_store::STATE_FILE
+                || e.file_type().is_ok_and(|t| t.is_dir()) && holds_games(&path)
         })
     })
 }
@@ -243,62 +221,6 @@ pub fn read_match_file(path: &Path) -> Result<MatchFile, ConfigError> {
 fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
     text.parse()
         .map_err(|e: crate::tc::TimeControlError| err(key, e.to_string()))
-}
-
-/// Parses a `--player` spec: `builtin[:PARAMS]` or `uci:PATH[,option=value…]`
-/// (`arg=X` adds a command-line argument, `name=X` names the player).
-///
-/// # Errors
-/// [`ConfigError`] naming `--player`.
-pub fn player_from_spec(spec: &str) -> Result<PlayerFile, ConfigError> {
-    let key = format!("--player {spec}");
-    if spec == "builtin" {
-        return Ok(PlayerFile {
-            engine: "builtin".into(),
-            ..PlayerFile::default()
-        });
-    }
-    if let Some(params) = spec.strip_prefix("builtin:") {
-        return Ok(PlayerFile {
-            engine: "builtin".into(),
-            params: Some(params.into()),
-            ..PlayerFile::default()
-        });
-    }
-    let Some(rest) = spec.strip_prefix("uci:") else {
-        return Err(err(
-            key,
-            "expected builtin[:PARAMS.toml] or uci:PATH[,option=value...]",
-        ));
-    };
-    let mut parts = rest.split(',');
-    let path = parts
-        .next()
-        .filter(|p| !p.is_empty())
-        .ok_or_else(|| err(&key, "missing engine path"))?;
-    let mut file = PlayerFile {
-        engine: "uci".into(),
-        path: Some(path.into()),
-        ..PlayerFile::default()
-    };
-    let mut options = BTreeMap::new();
-    let mut args = Vec::new();
-    for part in parts {
-        let (k, v) = part
-            .split_once('=')
-            .ok_or_else(|| err(&key, format!("'{part}' is not option=value")))?;
-        match k {
-            "arg" => args.push(v.to_owned()),
-            "name" => file.name = Some(v.to_owned()),
-            "tc" => file.tc = Some(v.to_owned()),
-            _ => {
-                options.insert(k.to_owned(), toml::Value::String(v.to_owned()));
-            }
-        }
-    }
-    file.options = Some(options);
-    file.args = Some(args);
-    Ok(file)
 }
 
 fn player(
@@ -807,23 +729,6 @@ mod tests {
     }
 
     #[test]
-    fn flags_override_the_file() {
-        let o = Overrides {
-            games: Some(10),
-            tc: Some("depth=3".into()),
-            variant: Some("amrc".into()),
-            ..Overrides::default()
-        };
-        let c = build("games = 100\ntc = \"nodes=100\"\nvariant = \"chess\"", o).unwrap();
-        assert_eq!(c.pairs, 5);
-        assert_eq!(
-            c.variant,
-            ajaxlab_rules::VariantKind::AjaxModernRandom.variant()
-        );
-        assert!(c.players.iter().all(|p| p.tc == TimeControl::Depth(3)));
-    }
-
-    #[test]
     fn a_run_directory_that_holds_games_is_never_reused() {
         let dir = std::env::temp_dir().join(format!("ajaxlab-free-dir-{}", std::process::id()));
         let second = PathBuf::from(format!("{}-2", dir.display()));
@@ -863,16 +768,5 @@ mod tests {
         );
         assert!(directory_for_new_games(dir.clone(), OutChoice::Named).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn player_specs_parse() {
-        let p = player_from_spec("uci:/usr/games/stockfish,Hash=16,UCI_LimitStrength=true,name=sf")
-            .unwrap();
-        assert_eq!(p.engine, "uci");
-        assert_eq!(p.name.as_deref(), Some("sf"));
-        assert_eq!(p.options.unwrap().len(), 2);
-        assert!(player_from_spec("stockfish").is_err());
-        assert!(player_from_spec("uci:/x,oops").is_err());
     }
 }

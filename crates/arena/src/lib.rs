@@ -2,8 +2,9 @@
 //! fast as the machine allows, referees them exactly (docs/rules.md §4), and
 //! stores every game as a Parquet row through `ajaxlab_store`.
 //!
-//! Games are played by [`pool::play_pairs`], for a match and for a
-//! cluster worker's unit alike. Players are the builtin engine in-process ([`player::BuiltinPlayer`]) or
+//! Games are played a pair at a time ([`pair`]) by [`pool::play_pairs`],
+//! the pool of every worker: a match is a campaign its own process plays
+//! (`ajaxlab_cluster::local`). Players are the builtin engine in-process ([`player::BuiltinPlayer`]) or
 //! any UCI engine as a subprocess ([`player::UciPlayer`]). Every opening is
 //! played as a pair with colours swapped; live statistics are pentanomial.
 //! A field of more than two players plays a gauntlet or round robin
@@ -11,22 +12,21 @@
 
 pub mod book;
 pub mod config;
+pub mod flags;
 pub mod imbalance;
 pub mod limits;
 pub mod live;
 pub mod names;
 pub mod opening;
+pub mod pair;
 pub mod pgn;
 pub mod pgn_book;
 pub mod player;
 pub mod pool;
 pub mod referee;
-pub mod resume;
-pub mod runner;
 pub mod tc;
 pub mod tournament;
 mod uci_config;
 
 pub use config::{ConfigError, MatchConfig, MatchFile, Overrides};
-pub use runner::{MatchSummary, Progress, Start, run_match, run_sprt_match};
 pub use tc::TimeControl;

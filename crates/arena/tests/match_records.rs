@@ -1,16 +1,19 @@
-//! Matches end to end in-process: reproducibility, replayable records,
-//! Parquet round trips.
+//! Games as the pool plays them, in-process: reproducibility whatever the
+//! threads, replayable records, Parquet round trips. (A match's directory,
+//! resume and refusals are the binary's: `crates/ajaxlab/tests/match_cli.rs`.)
 
 #![allow(
     clippy::unwrap_used,
     reason = "test code: a failed unwrap is a failed test"
 )]
 
-use ajaxlab_arena::{MatchConfig, MatchFile, Overrides, Progress, Start, run_match};
+use ajaxlab_arena::pool::play_pairs;
+use ajaxlab_arena::{MatchConfig, MatchFile, Overrides};
 use ajaxlab_rules::{Game, Position, VariantKind};
 use ajaxlab_store::{FileMetadata, GameRecord, Termination, read_games, write_games};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 fn temp_dir(tag: &str) -> PathBuf {
     static N: AtomicU32 = AtomicU32::new(0);
@@ -40,18 +43,23 @@ fn config(variant: &str, games: u64, out: PathBuf, concurrency: usize) -> MatchC
     .unwrap()
 }
 
-fn games_of(files: &[PathBuf]) -> Vec<GameRecord> {
-    let mut all: Vec<GameRecord> = files
-        .iter()
-        .flat_map(|f| read_games(f).unwrap().games)
-        .collect();
-    all.sort_by_key(|g| g.game_id);
-    all
-}
-
-/// Runs `config` quietly, which must succeed.
-fn played(config: &MatchConfig, start: Start) -> ajaxlab_arena::MatchSummary {
-    run_match(config, Progress::Quiet, start).unwrap()
+/// Every game of `config`, played by the pool on its `concurrency`
+/// threads, in game id order.
+fn played(config: &MatchConfig) -> Vec<GameRecord> {
+    let mut games = Vec::new();
+    let abort = Arc::new(AtomicBool::new(false));
+    play_pairs(
+        config,
+        0..config.pairs,
+        config.concurrency,
+        &abort,
+        |pair| {
+            games.extend(pair);
+        },
+    )
+    .unwrap();
+    games.sort_by_key(|g| g.game_id);
+    games
 }
 
 /// A record with the clock readings blanked.
@@ -67,21 +75,18 @@ fn timeless(mut g: GameRecord) -> GameRecord {
 #[test]
 fn the_same_seed_and_node_limits_give_the_same_games() {
     for variant in ["afc", "amrc"] {
-        let a = played(&config(variant, 6, temp_dir("repro-a"), 2), Start::New);
-        let b = played(&config(variant, 6, temp_dir("repro-b"), 1), Start::New);
-        let ga: Vec<GameRecord> = games_of(&a.files).into_iter().map(timeless).collect();
-        let gb: Vec<GameRecord> = games_of(&b.files).into_iter().map(timeless).collect();
+        let a = played(&config(variant, 6, temp_dir("repro-a"), 2));
+        let b = played(&config(variant, 6, temp_dir("repro-b"), 1));
+        let ga: Vec<GameRecord> = a.into_iter().map(timeless).collect();
+        let gb: Vec<GameRecord> = b.into_iter().map(timeless).collect();
         assert_eq!(ga.len(), 6);
         assert_eq!(ga, gb, "{variant}: same config and seed, different games");
-        assert_eq!(a.stats, b.stats);
     }
 }
 
 #[test]
 fn every_record_replays_and_its_result_follows_from_the_moves() {
-    let out = temp_dir("replay");
-    let summary = played(&config("afc", 8, out.clone(), 2), Start::New);
-    let games = games_of(&summary.files);
+    let games = played(&config("afc", 8, temp_dir("replay"), 2));
     assert_eq!(games.len(), 8);
     let ids: std::collections::HashSet<u64> = games.iter().map(|g| g.game_id).collect();
     assert_eq!(ids.len(), 8, "game ids are unique");
@@ -117,19 +122,13 @@ fn every_record_replays_and_its_result_follows_from_the_moves() {
         );
         assert_eq!(g.white.params.len(), ajaxlab_engine::params::SPECS.len());
     }
-    let leftovers: Vec<_> = std::fs::read_dir(&out)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "tmp"))
-        .collect();
-    assert!(leftovers.is_empty(), "no temporary file is left behind");
 }
 
 #[test]
 fn parquet_round_trips_records_and_parameter_names() {
     let out = temp_dir("roundtrip");
-    let summary = played(&config("amrc", 2, out.clone(), 1), Start::New);
-    let games = games_of(&summary.files);
+    let games = played(&config("amrc", 2, out.clone(), 1));
+    std::fs::create_dir_all(&out).unwrap();
     let path = out.join("copy.parquet");
     let metadata = FileMetadata {
         param_names: vec!["a".to_owned(), "b".to_owned()],
@@ -152,123 +151,9 @@ fn a_write_that_fails_leaves_no_file() {
     assert!(!path.exists());
 }
 
-#[test]
-fn a_run_directory_that_holds_games_is_never_overwritten() {
-    let out = temp_dir("kept");
-    let first = played(&config("afc", 2, out.clone(), 1), Start::New);
-    let before = games_of(&first.files);
-    // A run into it is refused.
-    let again = run_match(
-        &config("afc", 2, out.clone(), 1),
-        Progress::Quiet,
-        Start::New,
-    )
-    .unwrap_err();
-    assert!(again.to_string().contains("never overwritten"), "{again}");
-    assert_eq!(
-        games_of(&first.files),
-        before,
-        "the earlier games are intact"
-    );
-}
-
-#[test]
-fn a_failed_start_leaves_no_empty_run_directory() {
-    let out = temp_dir("failed-start");
-    let file: MatchFile = toml::from_str("").unwrap();
-    let config = MatchConfig::build(
-        file,
-        Overrides {
-            players: vec!["builtin".into(), "uci:/nonexistent/engine".into()],
-            out: Some(out.clone()),
-            ..Overrides::default()
-        },
-    )
-    .unwrap();
-    assert!(run_match(&config, Progress::Quiet, Start::New).is_err());
-    assert!(!out.exists(), "{} was left behind", out.display());
-}
-
-/// Writes the games of `pairs` (of `games`, a whole match's) into `out`,
-/// as a match stopped with only those pairs written would have left it.
-fn store_pairs(out: &std::path::Path, games: &[GameRecord], pairs: &[u64]) {
-    std::fs::create_dir_all(out).unwrap();
-    let kept: Vec<GameRecord> = games
-        .iter()
-        .filter(|g| pairs.contains(&g.pair_id))
-        .cloned()
-        .collect();
-    write_games(
-        &out.join("games-00000.parquet"),
-        &kept,
-        &FileMetadata::default(),
-    )
-    .unwrap();
-}
-
-#[test]
-fn a_resumed_match_plays_only_the_missing_pairs_and_ends_as_the_whole_match() {
-    let whole = played(&config("afc", 8, temp_dir("whole"), 1), Start::New);
-    let whole_games = games_of(&whole.files);
-    let out = temp_dir("resumed");
-    store_pairs(&out, &whole_games, &[0, 2]);
-    let resumed = played(&config("afc", 8, out.clone(), 2), Start::Resume);
-    assert_eq!(resumed.resumed_pairs, 2);
-    assert_eq!(
-        resumed.stats.games(),
-        8,
-        "the stored pairs are counted once"
-    );
-    assert_eq!(resumed.stats.pentanomial, whole.stats.pentanomial);
-    assert_eq!(resumed.files.len(), 2, "{:?}", resumed.files);
-    let resumed_games: Vec<GameRecord> =
-        games_of(&resumed.files).into_iter().map(timeless).collect();
-    let whole_games: Vec<GameRecord> = whole_games.into_iter().map(timeless).collect();
-    assert_eq!(resumed_games, whole_games);
-
-    // A finished match resumed plays nothing; a larger --games extends it.
-    let again = played(&config("afc", 8, out.clone(), 1), Start::Resume);
-    assert_eq!((again.resumed_pairs, again.stats.games()), (4, 8));
-    let extended = played(&config("afc", 10, out.clone(), 1), Start::Resume);
-    assert_eq!((extended.resumed_pairs, extended.stats.games()), (4, 10));
-}
-
-#[test]
-fn a_match_resumes_only_its_own_games() {
-    let first = played(&config("afc", 4, temp_dir("own"), 1), Start::New);
-    let games = games_of(&first.files);
-    let refused = |config: MatchConfig| {
-        let out = config.out.clone();
-        store_pairs(&out, &games, &[0, 1]);
-        run_match(&config, Progress::Quiet, Start::Resume)
-            .unwrap_err()
-            .to_string()
-    };
-    let mut other_tc = config("afc", 4, temp_dir("other-tc"), 1);
-    other_tc.players[1].tc = "nodes=500".parse().unwrap();
-    let e = refused(other_tc);
-    assert!(e.contains("game 0 (pair 0) was played with time control \"nodes=400\", where this match plays \"nodes=400 / nodes=500\""), "{e}");
-    let mut other_seed = config("afc", 4, temp_dir("other-seed"), 1);
-    other_seed.seed = 43;
-    let e = refused(other_seed);
-    assert!(e.contains("was played with seed"), "{e}");
-    let mut other_params = config("afc", 4, temp_dir("other-params"), 1);
-    if let ajaxlab_arena::config::PlayerKind::Builtin(params, _) = &mut other_params.players[0].kind
-    {
-        params.set("afc.falcon.mg", 600).unwrap();
-    }
-    let e = refused(other_params);
-    assert!(e.contains("parameters White afc.falcon.mg = "), "{e}");
-    let e = refused(config("afc", 2, temp_dir("fewer"), 1));
-    assert!(
-        e.contains("holds pair 1, beyond the 2 games asked for: resume with --games 4 or more"),
-        "{e}"
-    );
-}
-
 /// A variant of a user's file: its pieces' values are parameters a player
-/// sets by name, and every game records them beside the table's, under
-/// names the file's metadata lists.
+/// sets by name, and every game records them beside the table's, in the
+/// order of the variant's parameter list.
 #[test]
 fn a_file_variant_s_piece_values_are_set_and_recorded_by_name() {
     let variants = concat!(
@@ -294,46 +179,20 @@ fn a_file_variant_s_piece_values_are_set_and_recorded_by_name() {
         },
     )
     .unwrap();
-    let summary = played(&config, Start::New);
-    let stored = read_games(&summary.files[0]).unwrap();
-    let names = &stored.metadata.param_names;
-    let at = names.iter().position(|n| n == "squirrel.s.mg").unwrap();
+    let games = played(&config);
+    let names: Vec<&str> = ajaxlab_engine::params::specs_for(config.variant)
+        .iter()
+        .map(|s| s.name)
+        .collect();
+    let at = names.iter().position(|n| *n == "squirrel.s.mg").unwrap();
     let default = ajaxlab_engine::Params::default()
         .get("squirrel.s.mg")
         .unwrap();
     assert_ne!(default, 700);
-    let game = &stored.games[0];
+    let game = &games[0];
     assert_eq!(game.white.params.len(), names.len());
     assert_eq!(
         (game.white.params[at], game.black.params[at]),
         (700, default)
     );
-}
-
-/// One match at a time writes a directory: while a match holds it, another
-/// one, resumed or new, is refused naming the holder, and the games stay
-/// as they were.
-#[test]
-fn a_second_match_on_a_directory_in_use_is_refused() {
-    let out = temp_dir("in-use");
-    let first = played(&config("afc", 2, out.clone(), 1), Start::New);
-    let before = games_of(&first.files);
-    let held =
-        ajaxlab_store::lock::DirectoryLock::take(&out, ajaxlab_arena::runner::MATCH_LOCK).unwrap();
-    let e = run_match(
-        &config("afc", 4, out.clone(), 1),
-        Progress::Quiet,
-        Start::Resume,
-    )
-    .unwrap_err()
-    .to_string();
-    let pid = std::process::id();
-    assert!(
-        e.contains(&format!("is in use by another process (pid {pid})")),
-        "{e}"
-    );
-    assert_eq!(games_of(&first.files), before);
-    drop(held);
-    let resumed = played(&config("afc", 4, out, 1), Start::Resume);
-    assert_eq!((resumed.resumed_pairs, resumed.stats.games()), (1, 4));
 }

@@ -9,7 +9,7 @@
 use crate::coordinator::{Coordinator, Scope};
 use crate::remote::Auth;
 use ajaxlab_arena::MatchConfig;
-use ajaxlab_arena::runner::pair_seed;
+use ajaxlab_arena::pair::pair_seed;
 use ajaxlab_proto::convert::WireError;
 use ajaxlab_proto::v1::worker_client::WorkerClient;
 use tonic::service::interceptor::InterceptedService;

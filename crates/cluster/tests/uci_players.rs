@@ -14,7 +14,7 @@ use ajaxlab_cluster::coordinator::{Lease, TokenHash, WorkerKey};
 
 use ajaxlab_arena::MatchConfig;
 use ajaxlab_arena::config::{PlayerConfig, PlayerKind};
-use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_arena::pair::{make_player, play_pair};
 use ajaxlab_cluster::campaign::inputs::Input;
 use ajaxlab_cluster::coordinator::{Coordinator, CoordinatorError, Scope, Submitted};
 use ajaxlab_cluster::shutdown::Shutdown;

@@ -34,6 +34,11 @@ pub mod spsa;
 pub mod state;
 
 pub use campaign_state::{CampaignState, UnknownCampaignState};
+
+/// The coordinator's database, in its state directory (a match's run
+/// directory too): its presence marks a directory that holds a run, games
+/// stored or not.
+pub const STATE_FILE: &str = "coordinator.sqlite3";
 pub use error::StoreError;
 pub use file_name::file_safe;
 pub use games::{GamesFile, read_games, write_games};

@@ -559,7 +559,7 @@ fn run_campaign(
     // them.
     let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
     let report = ajaxlab_report::run(&config);
-    for c in &summary.campaigns {
+    for c in summary.campaigns.iter().map(|c| &c.view) {
         outln!(
             "campaign {} ({}): {} ({} of {} pairs)",
             c.id,

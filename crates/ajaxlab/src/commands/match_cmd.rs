@@ -1,16 +1,19 @@
 //! `ajaxlab match`: a match between two players from a TOML config, with
 //! the common settings as flags that override it; with `--sprt` it stops
-//! at the test's verdict.
+//! at the test's verdict. It is played as a campaign in its directory
+//! (`ajaxlab_cluster::local`), as `campaign run` plays one: the flags
+//! written into the file make the campaign's file.
 
 use super::out::outln;
 use super::sprt_args::SprtArgs;
 use ajaxlab_arena::config::{OutChoice, directory_for_new_games, read_match_file};
-use ajaxlab_arena::tournament::{TournamentKind, pairing_configs, run_tournament};
-use ajaxlab_arena::{
-    MatchConfig, MatchFile, Overrides, Progress, Start, run_match, run_sprt_match,
-};
+use ajaxlab_arena::pair::check_player;
+use ajaxlab_arena::tournament::TournamentKind;
+use ajaxlab_arena::{MatchConfig, MatchFile, Overrides};
+use ajaxlab_cluster::local::matches::{match_campaign, match_outcome, pairing_campaigns};
+use ajaxlab_cluster::local::{CampaignText, LocalSummary, run_in};
 use ajaxlab_stats::{Counts, Sprt, verdict_text};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `ajaxlab match`.
@@ -80,7 +83,7 @@ pub(crate) struct MatchArgs {
 }
 
 pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
-    let mut sprt = args.sprt.sprt()?;
+    let sprt = args.sprt.sprt()?;
     let file = match &args.config {
         Some(path) => read_match_file(path)?,
         None => MatchFile::default(),
@@ -113,62 +116,73 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         out: args.out,
         seed: args.seed,
     };
-    let start = if args.resume {
-        Start::Resume
-    } else {
-        Start::New
+    let run = Run {
+        resume: args.resume,
+        out_choice,
+        quiet: args.quiet,
     };
-    let progress = if args.quiet {
-        Progress::Quiet
-    } else {
-        Progress::Auto
-    };
-    if let Some(kind) = args.tournament {
-        let (mut base, field) = MatchConfig::build_field(file, overrides, 2..=64)?;
-        base.pgn |= args.pgn;
-        if start == Start::New {
-            base.out = directory_for_new_games(base.out, out_choice)?;
-        }
-        let pairings = pairing_configs(&base, &field, kind);
-        for (_, c) in &pairings {
-            if start == Start::New && ajaxlab_arena::config::holds_games(&c.out) {
-                anyhow::bail!(
-                    "{} holds the games of an earlier run, which are never overwritten or added to: name a new directory with --out",
-                    c.out.display()
-                );
-            }
-        }
-        eprintln!(
-            "{kind} of {} players, {} pairings of {} games, output {}",
-            field.len(),
-            pairings.len(),
-            base.pairs * 2,
-            base.out.display()
-        );
-        let played = run_tournament(pairings, progress, start, |c| {
-            eprintln!(
-                "{} vs {} -> {}",
-                c.players[0].name,
-                c.players[1].name,
-                c.out.display()
-            );
-        })?;
-        for p in &played {
-            outln!(
-                "{} vs {}: {}",
-                p.config.players[0].name,
-                p.config.players[1].name,
-                p.summary.stats
-            )?;
-        }
-        outln!("rating table: ajaxlab report {}", base.out.display())?;
-        return Ok(ExitCode::SUCCESS);
+    let mut written = file.clone().with_overrides(overrides.clone())?;
+    if args.pgn {
+        written.pgn = Some(true);
     }
+    match args.tournament {
+        Some(kind) => tournament(&run, file, overrides, &written, kind),
+        None => one_match(&run, file, overrides, &written, sprt.as_ref()),
+    }
+}
+
+/// How a match runs, beside what it plays.
+struct Run {
+    /// Going on with the run its directory holds.
+    resume: bool,
+    /// How its directory was chosen.
+    out_choice: OutChoice,
+    /// No progress.
+    quiet: bool,
+}
+
+impl Run {
+    /// The directory of a match whose own is `out`: a new one's holds no
+    /// earlier run.
+    fn directory(&self, out: PathBuf) -> anyhow::Result<PathBuf> {
+        Ok(if self.resume {
+            out
+        } else {
+            directory_for_new_games(out, self.out_choice)?
+        })
+    }
+
+    /// Plays `campaigns` in `dir` with `threads` games at once; a new
+    /// directory that ends up holding no games is removed on failure.
+    fn play(
+        &self,
+        dir: &Path,
+        campaigns: &[CampaignText],
+        threads: usize,
+    ) -> anyhow::Result<LocalSummary> {
+        let created = !dir.exists();
+        let played = run_in(dir, campaigns, threads, self.quiet);
+        if played.is_err() && created && !holds_any_game(dir) {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        Ok(played?)
+    }
+}
+
+/// Whether a games file lies below `dir`.
+fn holds_any_game(dir: &Path) -> bool {
+    ajaxlab_store::find::games_files(&[dir.display().to_string()]).is_ok()
+}
+
+fn one_match(
+    run: &Run,
+    file: MatchFile,
+    overrides: Overrides,
+    written: &MatchFile,
+    sprt: Option<&Sprt>,
+) -> anyhow::Result<ExitCode> {
     let mut config = MatchConfig::build(file, overrides)?;
-    config.pgn |= args.pgn;
-    if start == Start::New {
-        config.out = directory_for_new_games(config.out, out_choice)?;
-    }
+    config.out = run.directory(config.out)?;
     eprintln!(
         "{}: {} vs {} ({} / {}), {} games, {} at once, openings {}, seed {}, output {}",
         config.variant,
@@ -182,35 +196,74 @@ pub(crate) fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         config.seed,
         config.out.display()
     );
-    let summary = match sprt.as_mut() {
-        Some(sprt) => run_sprt_match(&config, progress, sprt, start)?,
-        None => run_match(&config, progress, start)?,
+    for player in &config.players {
+        check_player(player, config.hash_mb)?;
+    }
+    let campaign = match_campaign(written, &config.run_id, sprt.map(Sprt::config))?;
+    let summary = run.play(&config.out, &[campaign], config.concurrency)?;
+    let [played] = summary.campaigns.as_slice() else {
+        anyhow::bail!("{}: one campaign expected", config.out.display());
     };
-    let games = summary.stats.games();
-    let played_now = games - summary.resumed_pairs * 2;
-    if summary.resumed_pairs > 0 {
+    let outcome = match_outcome(played)?;
+    let games = outcome.stats.games();
+    let played_now = games.saturating_sub(played.pairs_before * 2);
+    if played.pairs_before > 0 {
         outln!(
             "resumed: {} games were stored, {played_now} played now",
-            summary.resumed_pairs * 2
+            played.pairs_before * 2
         )?;
     }
     outln!(
         "{} vs {}: {}",
         config.players[0].name,
         config.players[1].name,
-        summary.stats
+        outcome.stats
     )?;
     outln!(
         "{played_now} games in {:.1} s ({:.0} games/hour)",
         summary.elapsed.as_secs_f64(),
         played_now as f64 * 3600.0 / summary.elapsed.as_secs_f64().max(1e-9)
     )?;
-    if let Some(sprt) = &sprt {
-        outln!("{}", sprt_line(sprt, summary.stats.pentanomial.pairs()))?;
+    if let Some(test) = &played.test {
+        outln!("{}", sprt_line(test, outcome.stats.pentanomial.pairs()))?;
     }
-    for f in &summary.files {
+    for f in &outcome.files {
         outln!("wrote {}", f.display())?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tournament(
+    run: &Run,
+    file: MatchFile,
+    overrides: Overrides,
+    written: &MatchFile,
+    kind: TournamentKind,
+) -> anyhow::Result<ExitCode> {
+    let (mut base, field) = MatchConfig::build_field(file, overrides, 2..=64)?;
+    base.out = run.directory(base.out)?;
+    let campaigns = pairing_campaigns(written, &field, kind)?;
+    eprintln!(
+        "{kind} of {} players, {} pairings of {} games, output {}",
+        field.len(),
+        campaigns.len(),
+        base.pairs * 2,
+        base.out.display()
+    );
+    for player in &field {
+        check_player(player, base.hash_mb)?;
+    }
+    let summary = run.play(&base.out, &campaigns, base.concurrency)?;
+    // The campaigns come back in the order of the pairings.
+    for ((a, b), played) in kind
+        .pairings(field.len())
+        .into_iter()
+        .zip(&summary.campaigns)
+    {
+        let outcome = match_outcome(played)?;
+        outln!("{} vs {}: {}", field[a].name, field[b].name, outcome.stats)?;
+    }
+    outln!("rating table: ajaxlab report {}", base.out.display())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -304,6 +304,16 @@ impl Coordinator {
             .ok_or_else(|| CampaignError::Unknown(id.clone()).into())
     }
 
+    /// An SPRT campaign's test as it stands: its LLR, its verdict and the
+    /// counts it decided on; `None` for other kinds and unknown ids.
+    pub fn sprt_test(&self, id: &CampaignId) -> Option<ajaxlab_stats::Sprt> {
+        self.campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+            .and_then(|live| live.sprt.clone())
+    }
+
     /// Every campaign.
     ///
     /// # Errors

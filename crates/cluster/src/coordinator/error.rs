@@ -53,6 +53,14 @@ pub enum CampaignError {
         "campaign '{0}' is an SPSA tune: its updates cannot be taken back; stop it and start a new one"
     )]
     SpsaExclusion(CampaignId),
+    /// The campaign cannot be given the file it was run again with.
+    #[error("campaign '{id}' cannot be extended: {reason}")]
+    NotExtended {
+        /// The campaign.
+        id: CampaignId,
+        /// Why.
+        reason: String,
+    },
     /// The campaign could not be rebuilt at start-up (a captured input
     /// missing or changed), and still cannot: it stays paused.
     #[error("campaign '{id}' cannot run: {reason}")]

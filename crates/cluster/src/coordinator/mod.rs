@@ -23,6 +23,7 @@ mod claims;
 mod counting;
 mod error;
 mod exclude;
+pub mod extend;
 pub mod in_process;
 pub mod kinds;
 mod leases;

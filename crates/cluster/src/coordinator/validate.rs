@@ -12,8 +12,8 @@
 use crate::artifacts::ArtifactHash;
 use ajaxlab_arena::config::PlayerKind;
 use ajaxlab_arena::opening::Opening;
+use ajaxlab_arena::pair::pair_seed;
 use ajaxlab_arena::referee::{Adjudicator, game_over};
-use ajaxlab_arena::runner::pair_seed;
 use ajaxlab_arena::{MatchConfig, TimeControl};
 use ajaxlab_rules::{Game, GameResult};
 use ajaxlab_store::{EngineOption, GameRecord, Termination};

@@ -4,8 +4,8 @@
 
 use super::engines::EngineFailure;
 use ajaxlab_arena::MatchConfig;
-use ajaxlab_arena::pool::{Flow, Pairs, play_pairs};
-use ajaxlab_arena::runner::MatchError;
+use ajaxlab_arena::pair::PlayerFailure;
+use ajaxlab_arena::pool::play_pairs;
 use ajaxlab_store::GameRecord;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,7 +22,7 @@ pub(super) fn play_unit(
     cancel: &Arc<AtomicBool>,
     in_flight: &AtomicU64,
 ) -> Played {
-    let pairs = Pairs::Range(first..first.saturating_add(count));
+    let pairs = first..first.saturating_add(count);
     let played = UnitGames {
         in_flight,
         mine: AtomicU64::new(0),
@@ -31,17 +31,11 @@ pub(super) fn play_unit(
     let result = play_pairs(config, pairs, threads, cancel, |pair| {
         played.add(pair.len() as u64);
         games.extend(pair);
-        Ok(Flow::Continue)
     });
     match result {
-        Err(MatchError::Player { name, error }) => Played::EngineFailed(EngineFailure {
+        Err(PlayerFailure { name, error }) => Played::EngineFailed(EngineFailure {
             player: name,
             reason: error.to_string(),
-            lasting: true,
-        }),
-        Err(other) => Played::EngineFailed(EngineFailure {
-            player: String::new(),
-            reason: other.to_string(),
             lasting: true,
         }),
         Ok(()) if cancel.load(Ordering::Relaxed) => Played::Cancelled,

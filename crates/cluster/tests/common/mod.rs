@@ -5,7 +5,7 @@
 #![allow(dead_code, reason = "each test crate uses a part of it")]
 
 use ajaxlab_arena::MatchConfig;
-use ajaxlab_arena::runner::{make_player, play_pair};
+use ajaxlab_arena::pair::{make_player, play_pair};
 use ajaxlab_cluster::coordinator::{CampaignId, CampaignView, Coordinator, CoordinatorError};
 use ajaxlab_proto::v1;
 use std::path::PathBuf;

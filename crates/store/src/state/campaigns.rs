@@ -177,6 +177,24 @@ pub fn set_next_pair(db: &Connection, id: &CampaignId, next_pair: u64) -> rusqli
     Ok(())
 }
 
+/// Gives campaign `id` a new file that asks for `pairs_total` pairs, at
+/// least as many as it had (the pairs handed out stay handed out).
+///
+/// # Errors
+/// SQLite's.
+pub fn extend(
+    db: &Connection,
+    id: &CampaignId,
+    config_toml: &str,
+    pairs_total: u64,
+) -> rusqlite::Result<()> {
+    db.execute(
+        "update campaigns set config_toml = ?2, pairs_total = max(pairs_total, ?3) where id = ?1",
+        params![id, config_toml, stored(pairs_total)],
+    )?;
+    Ok(())
+}
+
 /// Sets campaign `id`'s state.
 ///
 /// # Errors

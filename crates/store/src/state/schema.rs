@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use std::path::Path;
 
 /// The database's file name in the state directory.
-pub const DATABASE_FILE: &str = "coordinator.sqlite3";
+pub const DATABASE_FILE: &str = crate::STATE_FILE;
 
 /// Opens (or creates) the database at `path`: WAL, the tables, and the
 /// columns added since the first schema.

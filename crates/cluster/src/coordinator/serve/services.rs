@@ -37,6 +37,7 @@ impl From<CoordinatorError> for Status {
                 CampaignError::Exists(_)
                 | CampaignError::Over { .. }
                 | CampaignError::SpsaExclusion(_)
+                | CampaignError::NotExtended { .. }
                 | CampaignError::Unloaded { .. },
             )
             | CoordinatorError::Lease(LeaseError::Lost(_) | LeaseError::NotHeld(_)) => {
