@@ -658,7 +658,8 @@ fn campaign_run_ships_uci_engines_through_its_own_store() {
     let hash = sha256(&ops.join("engines/ajaxlab"));
     let run = ops.join("runs/local");
     assert!(run.join("artifacts/sha256").join(&hash).is_file());
-    assert_eq!(sha256(&run.join("engine-cache").join(&hash)), hash);
+    // The one local worker (--threads 1) runs its own copy.
+    assert_eq!(sha256(&run.join("engine-cache/1").join(&hash)), hash);
     assert_eq!(game_ids(&run, "local"), [0, 1, 2, 3]);
 }
 
@@ -925,9 +926,10 @@ fn spsa_tunes_a_uci_engine_s_options_and_the_values_of_a_file_template() {
     let mg = value_of(&filled, "\"afc.falcon.mg\" = ");
     assert_eq!(value_of(&filled, "\"afc.falcon.eg\" = "), mg, "{filled}");
     assert!(filled.starts_with("# the Falcon's values\n"), "{filled}");
-    // The worker wrote each unit's filled files into its cache.
+    // The workers wrote each unit's filled files into their caches.
     let written = std::fs::read_dir(run.join("engine-cache"))
         .unwrap()
+        .flat_map(|worker| std::fs::read_dir(worker.unwrap().path()).unwrap())
         .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
         .filter(|t| t.starts_with("# the Falcon's values"))
         .count();

@@ -217,8 +217,11 @@ fn hold(
     }
 }
 
-/// Plays `ids` on one in-process worker of `threads` games at once until
-/// every one is over, showing progress unless `quiet`; their final views.
+/// Plays `ids` on `threads` in-process workers of one game at a time each
+/// until every one is over, showing progress unless `quiet`; their final
+/// views. One worker per thread, each leasing its own units, keeps every
+/// core busy: a worker of several threads would idle some of them while
+/// the last pairs of each unit finish.
 async fn play_until_over(
     coordinator: &Arc<Coordinator>,
     ids: &[CampaignId],
@@ -229,18 +232,26 @@ async fn play_until_over(
     let token = coordinator.issue_token(Scope::Worker, "local")?;
     let (stop, shutdown) = Shutdown::new();
     let in_flight = Arc::new(AtomicU64::new(0));
-    let cache_dir = dir.join("engine-cache");
-    let source = InProcessSource::new(Arc::clone(coordinator), &token, cache_dir.clone());
-    let player = Player {
-        threads: threads.max(1),
-        name: "local".into(),
-        cache_dir,
-        in_flight: Arc::clone(&in_flight),
-    };
-    let worker = tokio::spawn(async move { play_from(source, &player, shutdown).await });
+    let workers: Vec<_> = (1..=threads.max(1))
+        .map(|n| {
+            // Each its own cache: no two workers write one file.
+            let cache_dir = dir.join("engine-cache").join(n.to_string());
+            let source = InProcessSource::new(Arc::clone(coordinator), &token, cache_dir.clone());
+            let player = Player {
+                threads: 1,
+                name: format!("local-{n}"),
+                cache_dir,
+                in_flight: Arc::clone(&in_flight),
+            };
+            let shutdown = shutdown.clone();
+            tokio::spawn(async move { play_from(source, &player, shutdown).await })
+        })
+        .collect();
     let views = watch::watch(coordinator, ids, &in_flight, quiet).await;
     stop.stop();
-    let _ = worker.await;
+    for worker in workers {
+        let _ = worker.await;
+    }
     views
 }
 
