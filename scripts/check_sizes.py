@@ -69,4 +69,7 @@ def main(crates: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        print("usage: check_sizes.py CRATE_DIR... (as .ci/run gives them)", file=sys.stderr)
+        sys.exit(2)
     sys.exit(main(sys.argv[1:]))

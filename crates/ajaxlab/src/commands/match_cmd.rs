@@ -49,7 +49,7 @@ pub(crate) struct MatchArgs {
     players: Vec<String>,
     /// More than two players: gauntlet (the first against each other) or
     /// round-robin (everyone against everyone), --games per pairing, each
-    /// pairing in its own directory below the output.
+    /// pairing a campaign of its own in the output directory.
     #[arg(long)]
     tournament: Option<TournamentKind>,
     /// Openings: start, random, range:A-B, list:FILE[,order=sequential|random] or
@@ -72,9 +72,10 @@ pub(crate) struct MatchArgs {
     #[arg(long)]
     quiet: bool,
     /// Go on with a match that stopped (killed, a crash): give the command
-    /// that started it, with --resume. The pairs its output directory holds
-    /// are checked to be this match's and counted, and only the rest are
-    /// played. A larger --games extends a finished match.
+    /// that started it, with --resume. The match its output directory holds
+    /// must be this one (another time control, player, seed or opening is
+    /// refused, naming it); only the units in flight are played again. A
+    /// larger --games extends a finished match.
     #[arg(long, verbatim_doc_comment)]
     resume: bool,
     /// Stop when the SPRT crosses a bound (pentanomial counts, checked as each pair finishes).
