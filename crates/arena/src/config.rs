@@ -12,6 +12,9 @@ use ajaxlab_engine::{DEFAULT_HASH_MB, Features, Params};
 use ajaxlab_rules::{Variant, VariantSet};
 use serde::{Deserialize, Serialize};
 
+pub use crate::config_error::ConfigError;
+pub use crate::config_error::Gathered;
+pub(crate) use crate::config_error::err;
 pub use crate::flags::{Overrides, player_from_spec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -190,23 +193,6 @@ pub fn holds_games(dir: &Path) -> bool {
     })
 }
 
-/// A configuration error, naming the key.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{key}: {message}")]
-pub struct ConfigError {
-    /// The key (`players[1].tc`, `--games`, `openings`).
-    pub key: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-pub(crate) fn err(key: impl Into<String>, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        key: key.into(),
-        message: message.into(),
-    }
-}
-
 /// Reads a match file.
 ///
 /// # Errors
@@ -358,7 +344,7 @@ impl MatchConfig {
     /// Validates a match file with flag overrides.
     ///
     /// # Errors
-    /// [`ConfigError`] naming the first bad key.
+    /// [`ConfigError`] naming every bad key.
     pub fn build(file: MatchFile, o: Overrides) -> Result<MatchConfig, ConfigError> {
         Self::build_field(file, o, 2..=2).map(|(config, _)| config)
     }
@@ -368,7 +354,7 @@ impl MatchConfig {
     /// all of them, named apart (`NAME-2`, `NAME-3`, … for repeats).
     ///
     /// # Errors
-    /// [`ConfigError`] naming the first bad key.
+    /// [`ConfigError`] naming every bad key (each player's first).
     pub fn build_field(
         file: MatchFile,
         o: Overrides,
@@ -388,55 +374,94 @@ impl MatchConfig {
             (None, Some(path)) => Some(("variants", path)),
             (None, None) => None,
         };
-        let set = match variants {
-            Some((key, path)) => {
-                VariantSet::with_file(path).map_err(|e| err(key, e.to_string()))?
-            }
-            None => VariantSet::builtin(),
-        };
-        let variant = set
-            .find(&variant_text)
-            .map_err(|e| err(variant_key, e.to_string()))?;
-        let games = checked_games(o.games.or(file.games).unwrap_or(100))?;
+        let mut found = Gathered::default();
+        let variant = found
+            .check(match variants {
+                Some((key, path)) => {
+                    VariantSet::with_file(path).map_err(|e| err(key, e.to_string()))
+                }
+                None => Ok(VariantSet::builtin()),
+            })
+            .and_then(|set| {
+                found.check(
+                    set.find(&variant_text)
+                        .map_err(|e| err(variant_key, e.to_string())),
+                )
+            });
+        let games = found.check(checked_games(o.games.or(file.games).unwrap_or(100)));
         let concurrency = o
             .concurrency
             .or(file.concurrency)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        limits::check("concurrency", concurrency, &limits::CONCURRENCY)?;
-        let files = player_files(file.players, &o.players, count)?;
-        let mut field = Vec::with_capacity(files.len());
-        for (i, f) in files.iter().enumerate() {
-            let p = player(i, f, variant, &file.tc, &o.tc)?;
-            field.push(named_apart(p, &field));
-        }
-        let players = [field[0].clone(), field[1].clone()];
+        let concurrency = found.check(limits::check(
+            "concurrency",
+            concurrency,
+            &limits::CONCURRENCY,
+        ));
+        let files = found.check(player_files(file.players, &o.players, count));
+        let field = match (variant, files) {
+            (Some(variant), Some(files)) => {
+                let mut field = Vec::with_capacity(files.len());
+                for (i, f) in files.iter().enumerate() {
+                    if let Some(p) = found.check(player(i, f, variant, &file.tc, &o.tc)) {
+                        field.push(named_apart(p, &field));
+                    }
+                }
+                (field.len() == files.len()).then_some(field)
+            }
+            _ => None,
+        };
         let seed = o.seed.or(file.seed).unwrap_or(1);
-        let random_plies = o
-            .random_plies
-            .or(file.random_plies)
-            .map(|n| limits::check("random_plies", n, &limits::RANDOM_PLIES))
-            .transpose()?;
-        let openings = openings_of(
-            variant,
-            o.openings.or(file.openings),
-            random_plies,
-            file.imbalance.as_ref(),
-        )?;
-        let hash_mb = limits::check(
+        let random_plies = found.check(
+            o.random_plies
+                .or(file.random_plies)
+                .map(|n| limits::check("random_plies", n, &limits::RANDOM_PLIES))
+                .transpose(),
+        );
+        let openings = match (variant, random_plies) {
+            (Some(variant), Some(random_plies)) => found.check(openings_of(
+                variant,
+                o.openings.or(file.openings),
+                random_plies,
+                file.imbalance.as_ref(),
+            )),
+            _ => None,
+        };
+        let hash_mb = found.check(limits::check(
             "hash_mb",
             file.hash_mb.unwrap_or(DEFAULT_HASH_MB),
             &limits::HASH_MB,
-        )?;
-        let time_margin = match file.time_margin_ms {
-            Some(ms) => Duration::from_millis(limits::check(
-                "time_margin_ms",
-                ms,
-                &limits::TIME_MARGIN_MS,
-            )?),
-            None => DEFAULT_TIME_MARGIN,
-        };
+        ));
+        let time_margin = found.check(match file.time_margin_ms {
+            Some(ms) => limits::check("time_margin_ms", ms, &limits::TIME_MARGIN_MS)
+                .map(Duration::from_millis),
+            None => Ok(DEFAULT_TIME_MARGIN),
+        });
         let adjudication = file.adjudication.unwrap_or_default();
-        limits::check_adjudication(&adjudication)?;
+        let adjudged = found.check(limits::check_adjudication(&adjudication));
+        let (
+            Some(variant),
+            Some(games),
+            Some(concurrency),
+            Some(field),
+            Some(openings),
+            Some(hash_mb),
+            Some(time_margin),
+            Some(()),
+        ) = (
+            variant,
+            games,
+            concurrency,
+            field,
+            openings,
+            hash_mb,
+            time_margin,
+            adjudged,
+        )
+        else {
+            return Err(found.into_error(|| err("match file", "not valid")));
+        };
+        let players = [field[0].clone(), field[1].clone()];
         let run_id = file
             .run_id
             .unwrap_or_else(|| format!("match-{}-{seed}", variant.name()));
@@ -611,6 +636,25 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.key, "openings");
+    }
+
+    #[test]
+    fn every_bad_key_is_named_at_once() {
+        let e = build(
+            "games = 7\nhash_mb = 0\ntc = \"fast\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\nname = \"a b\"\n[adjudication]\nmax_plies = 0\n",
+            Overrides::default(),
+        )
+        .unwrap_err();
+        let keys: Vec<&str> = e.all().map(|(k, _)| k).collect();
+        assert_eq!(
+            keys,
+            ["games", "tc", "tc", "hash_mb", "adjudication.max_plies"],
+            "{e}"
+        );
+        assert_eq!(e.to_string().lines().count(), 5, "{e}");
+        let e = build("variant = \"nope\"\ngames = 3\n", Overrides::default()).unwrap_err();
+        let keys: Vec<&str> = e.all().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["variant", "games"], "{e}");
     }
 
     #[test]

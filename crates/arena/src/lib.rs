@@ -12,6 +12,7 @@
 
 pub mod book;
 pub mod config;
+mod config_error;
 pub mod flags;
 pub mod imbalance;
 pub mod limits;

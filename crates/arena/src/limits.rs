@@ -48,10 +48,10 @@ pub fn check<T: PartialOrd + Display>(
     if range.contains(&value) {
         Ok(value)
     } else {
-        Err(ConfigError {
-            key: key.into(),
-            message: format!("{value}: must be from {} to {}", range.start(), range.end()),
-        })
+        Err(ConfigError::new(
+            key,
+            format!("{value}: must be from {} to {}", range.start(), range.end()),
+        ))
     }
 }
 

@@ -115,10 +115,7 @@ fn write_owner_only(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 fn err(key: &str, message: String) -> ConfigError {
-    ConfigError {
-        key: key.to_owned(),
-        message,
-    }
+    ConfigError::new(key, message)
 }
 
 /// The files `table` names: `(key, path)` for `openings = "list:…"` or
@@ -349,12 +346,14 @@ impl Inputs {
 
     /// `e` with each copy's path replaced by the original's, so that an
     /// error names the file the operator wrote.
-    pub(crate) fn unredirect(&self, mut e: ConfigError) -> ConfigError {
-        for input in &self.files {
-            let copy = self.copy_of(input).display().to_string();
-            e.message = e.message.replace(&copy, &input.path);
-        }
-        e
+    pub(crate) fn unredirect(&self, e: ConfigError) -> ConfigError {
+        e.map_messages(|mut message| {
+            for input in &self.files {
+                let copy = self.copy_of(input).display().to_string();
+                message = message.replace(&copy, &input.path);
+            }
+            message
+        })
     }
 }
 

@@ -16,6 +16,7 @@
 use crate::campaign::inputs::Inputs;
 use crate::campaign::spsa_list::param_list;
 use crate::ids::CampaignId;
+use ajaxlab_arena::config::Gathered;
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile};
 use ajaxlab_arena::limits::check;
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
@@ -173,10 +174,7 @@ impl CampaignSpec {
 }
 
 fn err(key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        key: key.into(),
-        message: message.into(),
-    }
+    ConfigError::new(key, message)
 }
 
 fn take<T: serde::de::DeserializeOwned>(
@@ -225,20 +223,33 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
     let sprt: Option<SprtDesign> = take(&mut table, "sprt")?;
     let spsa: Option<SpsaTable> = take(&mut table, "spsa")?;
     let piece_value: Option<PieceValueTable> = take(&mut table, "piece_value")?;
-    let name = CampaignId::new(&campaign.name).map_err(|e| err("campaign.name", e.to_string()))?;
-    check("campaign.priority", campaign.priority, &PRIORITY)?;
+    // The [campaign] table's keys and the kind's tables, all named at once.
+    let mut found = Gathered::default();
+    let name = found
+        .check(CampaignId::new(&campaign.name).map_err(|e| err("campaign.name", e.to_string())));
+    let priority = found.check(check("campaign.priority", campaign.priority, &PRIORITY));
+    let kind = found.check(
+        campaign
+            .kind
+            .parse::<RunKind>()
+            .map_err(|e: UnknownRunKind| err("campaign.kind", e.to_string())),
+    );
     for (present, key, wanted) in [
         (sprt.is_some(), "sprt", RunKind::Sprt),
         (spsa.is_some(), "spsa", RunKind::Spsa),
         (piece_value.is_some(), "piece_value", RunKind::PieceValue),
     ] {
         if present && campaign.kind != wanted.as_str() {
-            return Err(err(
+            found.check::<()>(Err(err(
                 key,
                 format!("[{key}] belongs to kind = \"{wanted}\" campaigns"),
-            ));
+            )));
         }
     }
+    let (Some(name), Some(_), Some(kind)) = (name, priority, kind) else {
+        return Err(found.into_error(|| err("campaign", "not valid")));
+    };
+    found.finish()?;
     let file: MatchFile = toml::Value::Table(table)
         .try_into()
         .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
@@ -249,10 +260,6 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
         config: built.config,
         installed: built.installed,
     };
-    let kind: RunKind = campaign
-        .kind
-        .parse()
-        .map_err(|e: UnknownRunKind| err("campaign.kind", e.to_string()))?;
     match kind {
         RunKind::Match => Ok(vec![spec(
             name,
@@ -402,14 +409,8 @@ fn piece_value_parts(
             first: imbalance.first.clone(),
             second: imbalance.second.clone(),
         });
-        let built = build(part_file, id.as_str()).map_err(|e| ConfigError {
-            key: if e.key == "imbalance" {
-                key.clone()
-            } else {
-                e.key
-            },
-            message: e.message,
-        })?;
+        let built = build(part_file, id.as_str())
+            .map_err(|e| e.map_keys(|k| if k == "imbalance" { key.clone() } else { k }))?;
         parts.push(CampaignSpec {
             name: id,
             priority: campaign.priority,
@@ -474,6 +475,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(first_move[0].installed, [true, true]);
+    }
+
+    #[test]
+    fn the_campaign_table_s_bad_keys_are_named_at_once() {
+        let e =
+            error("[campaign]\nname = \"a b\"\npriority = 0\n[spsa]\n[sprt]\nelo0 = 0\nelo1 = 5\n");
+        let keys: Vec<&str> = e.all().map(|(k, _)| k).collect();
+        assert_eq!(
+            keys,
+            ["campaign.name", "campaign.priority", "sprt", "spsa"],
+            "{e}"
+        );
+        let e = error("games = 3\nhash_mb = 0\n[campaign]\nname = \"t\"\n");
+        let keys: Vec<&str> = e.all().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["games", "hash_mb"], "{e}");
     }
 
     #[test]

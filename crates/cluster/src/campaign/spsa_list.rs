@@ -88,10 +88,7 @@ pub(crate) struct ParamList {
 }
 
 fn err(key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        key: key.to_owned(),
-        message: message.into(),
-    }
+    ConfigError::new(key.to_owned(), message.into())
 }
 
 /// The list from whichever of `params`, `text` (Fishtest's lines) and

@@ -168,10 +168,10 @@ impl Coordinator {
         shipped: &[Input],
     ) -> Result<Vec<CampaignView>, CoordinatorError> {
         if toml_text.len() as u64 > ajaxlab_files::limits::CONFIG_FILE {
-            return Err(CampaignError::File(ajaxlab_arena::ConfigError {
-                key: "campaign file".into(),
-                message: ajaxlab_files::too_large(ajaxlab_files::limits::CONFIG_FILE).to_string(),
-            })
+            return Err(CampaignError::File(ajaxlab_arena::ConfigError::new(
+                "campaign file",
+                ajaxlab_files::too_large(ajaxlab_files::limits::CONFIG_FILE).to_string(),
+            ))
             .into());
         }
         let inputs =

@@ -14,10 +14,7 @@ use ajaxlab_arena::ConfigError;
 use ajaxlab_arena::config::PlayerKind;
 
 fn err(key: &str, message: String) -> ConfigError {
-    ConfigError {
-        key: key.to_owned(),
-        message,
-    }
+    ConfigError::new(key, message)
 }
 
 /// Checks that every file the operator says was shipped is in `store`.

@@ -15,10 +15,7 @@ use ajaxlab_arena::player::{SpinOption, UciPlayer, UciPlayerConfig};
 use ajaxlab_stats::SpsaParam;
 
 fn err(key: &str, message: String) -> ConfigError {
-    ConfigError {
-        key: key.to_owned(),
-        message,
-    }
+    ConfigError::new(key, message)
 }
 
 /// Checks the UCI engine an SPSA campaign tunes; nothing for other

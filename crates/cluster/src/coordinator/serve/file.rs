@@ -150,10 +150,10 @@ impl TryFrom<CoordinatorFile> for CoordinatorSettings {
 }
 
 fn missing_pair(missing: &str, given: &str) -> ConfigError {
-    ConfigError {
-        key: missing.to_owned(),
-        message: format!("missing: {given} is set, and tls_cert and tls_key go together"),
-    }
+    ConfigError::new(
+        missing.to_owned(),
+        format!("missing: {given} is set, and tls_cert and tls_key go together"),
+    )
 }
 
 /// Parses and checks a coordinator file.
@@ -164,10 +164,7 @@ fn missing_pair(missing: &str, given: &str) -> ConfigError {
 /// violation per key that is unknown, of the wrong type or out of range.
 pub fn parse_coordinator_file(text: &str) -> Result<CoordinatorSettings, CoordinatorFileError> {
     let single = |key: &str, message: String| CoordinatorFileError {
-        violations: vec![ConfigError {
-            key: key.to_owned(),
-            message,
-        }],
+        violations: vec![ConfigError::new(key, message)],
     };
     // The document's raw values: integers stay text here, so that one
     // above i64's range still reaches its key as a u64.
@@ -186,10 +183,9 @@ pub fn parse_coordinator_file(text: &str) -> Result<CoordinatorSettings, Coordin
         .filter_map(|(key, value)| {
             let mut alone = DeTable::new();
             alone.insert(key.clone(), value.clone());
-            read(alone).err().map(|e| ConfigError {
-                key: key.get_ref().to_string(),
-                message: e.message().to_owned(),
-            })
+            read(alone)
+                .err()
+                .map(|e| ConfigError::new(key.get_ref().to_string(), e.message()))
         })
         .collect();
     let mut valid = DeTable::new();
