@@ -16,7 +16,7 @@ pub use crate::config_error::ConfigError;
 pub use crate::config_error::Gathered;
 pub(crate) use crate::config_error::err;
 pub use crate::flags::{Overrides, player_from_spec};
-use std::collections::BTreeMap;
+pub use crate::player_file::{BuiltinFile, PlayerFile, UciFile};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -72,49 +72,6 @@ pub struct ImbalanceFile {
     /// Edits of the second player's side.
     #[serde(default)]
     pub second: Vec<String>,
-}
-
-/// A player as written.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerFile {
-    /// Display name.
-    pub name: Option<String>,
-    /// `builtin` or `uci`.
-    pub engine: String,
-    /// The binary, for `uci`: in a campaign, shipped to the workers with it.
-    pub path: Option<PathBuf>,
-    /// Instead of `path`, for `uci` campaigns: a binary every worker has
-    /// installed at this path, run there and not shipped.
-    pub worker_path: Option<PathBuf>,
-    /// Arguments, for `uci`.
-    pub args: Option<Vec<String>>,
-    /// Parameter file (TOML or JSON), for `builtin`.
-    pub params: Option<PathBuf>,
-    /// Parameter values set over the defaults (and over `params`), for `builtin`:
-    /// `set = { "afc.falcon.mg" = 550 }`.
-    pub set: Option<BTreeMap<String, i64>>,
-    /// Search features to switch off, for `builtin` (ablation): null-move,
-    /// lmr, pruning, aspiration, check-extension, history, singular, iir.
-    pub disable: Option<Vec<String>>,
-    /// `setoption` values, for `uci`.
-    pub options: Option<BTreeMap<String, toml::Value>>,
-    /// For `uci` campaigns: options whose values are files to ship to the
-    /// workers with the engine, beside those whose names end in `Path` or
-    /// `File` (UCI's convention, `VariantPath`, `EvalFile`), which always are.
-    pub file_options: Option<Vec<String>>,
-    /// Time control of this player.
-    pub tc: Option<String>,
-    /// Seconds allowed for start-up, for `uci`.
-    pub startup_timeout_s: Option<u64>,
-    /// Seconds allowed per move under node/depth limits, for `uci`.
-    pub move_timeout_s: Option<u64>,
-    /// The build's bench node count, for `uci` campaigns: a worker runs
-    /// the engine with `bench_args` before its first unit and refuses a
-    /// build that prints another count.
-    pub bench: Option<u64>,
-    /// Arguments that make the engine print its bench (default `["bench"]`).
-    pub bench_args: Option<Vec<String>>,
 }
 
 /// What a player is.
@@ -217,15 +174,12 @@ fn player(
     tc_override: &Option<String>,
 ) -> Result<PlayerConfig, ConfigError> {
     let key = |k: &str| format!("players[{index}].{k}");
-    let tc_text = tc_override
-        .as_ref()
-        .or(file.tc.as_ref())
-        .or(default_tc.as_ref());
+    let tc_text = tc_override.as_ref().or(file.tc()).or(default_tc.as_ref());
     let tc = match tc_text {
         Some(t) => parse_tc(
             &if tc_override.is_some() {
                 "--tc".to_owned()
-            } else if file.tc.is_some() {
+            } else if file.tc().is_some() {
                 key("tc")
             } else {
                 "tc".to_owned()
@@ -234,56 +188,9 @@ fn player(
         )?,
         None => TimeControl::Nodes(5000),
     };
-    let kind = match file.engine.as_str() {
-        "builtin" => {
-            let params = match &file.params {
-                Some(path) => {
-                    let text =
-                        ajaxlab_files::read_text(path, ajaxlab_files::limits::PARAMS_FILE)
-                            .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?;
-                    Params::from_text(&text)
-                        .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?
-                }
-                None => Params::default(),
-            };
-            for (field, present) in [
-                ("path", file.path.is_some()),
-                ("worker_path", file.worker_path.is_some()),
-                ("bench", file.bench.is_some()),
-                (
-                    "options",
-                    file.options.as_ref().is_some_and(|o| !o.is_empty()),
-                ),
-                ("file_options", file.file_options.is_some()),
-            ] {
-                if present {
-                    return Err(err(key(field), "only for engine = \"uci\""));
-                }
-            }
-            let mut params = params;
-            for (name, value) in file.set.iter().flatten() {
-                params
-                    .set(name, *value)
-                    .map_err(|e| err(key("set"), e.to_string()))?;
-            }
-            let mut features = Features::default();
-            for name in file.disable.iter().flatten() {
-                if !features.disable(name) {
-                    return Err(err(
-                        key("disable"),
-                        format!("'{name}': expected one of {}", Features::NAMES.join(", ")),
-                    ));
-                }
-            }
-            PlayerKind::Builtin(Box::new(params), features)
-        }
-        "uci" => crate::uci_config::uci_kind(index, file, variant)?,
-        other => {
-            return Err(err(
-                key("engine"),
-                format!("'{other}': expected \"builtin\" or \"uci\""),
-            ));
-        }
+    let kind = match file {
+        PlayerFile::Builtin(b) => builtin_kind(index, b)?,
+        PlayerFile::Uci(u) => crate::uci_config::uci_kind(index, u, variant)?,
     };
     let default_name = match &kind {
         // `ajaxlab-a`, `ajaxlab-b`, … in the order given (`ajaxlab-27` past z).
@@ -296,7 +203,7 @@ fn player(
             .file_stem()
             .map_or("engine".into(), |s| s.to_string_lossy().into_owned()),
     };
-    let name = file.name.clone().unwrap_or(default_name);
+    let name = file.name().map_or(default_name, str::to_owned);
     crate::names::check_name(&name)
         .map_err(|e| err(key("name"), format!("'{}': {e}", name.escape_debug())))?;
     let kind = match kind {
@@ -307,6 +214,36 @@ fn player(
         other => other,
     };
     Ok(PlayerConfig { name, kind, tc })
+}
+
+/// The builtin player `players[index]` of a file: its parameters (a file,
+/// then `set` over it) and the search features it switches off.
+fn builtin_kind(index: usize, file: &BuiltinFile) -> Result<PlayerKind, ConfigError> {
+    let key = |k: &str| format!("players[{index}].{k}");
+    let mut params = match &file.params {
+        Some(path) => {
+            let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::PARAMS_FILE)
+                .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?;
+            Params::from_text(&text)
+                .map_err(|e| err(key("params"), format!("{}: {e}", path.display())))?
+        }
+        None => Params::default(),
+    };
+    for (name, value) in file.set.iter().flatten() {
+        params
+            .set(name, *value)
+            .map_err(|e| err(key("set"), e.to_string()))?;
+    }
+    let mut features = Features::default();
+    for name in file.disable.iter().flatten() {
+        if !features.disable(name) {
+            return Err(err(
+                key("disable"),
+                format!("'{name}': expected one of {}", Features::NAMES.join(", ")),
+            ));
+        }
+    }
+    Ok(PlayerKind::Builtin(Box::new(params), features))
 }
 
 /// How a match's output directory was chosen, which decides what happens
@@ -513,15 +450,7 @@ fn player_files(
     count: std::ops::RangeInclusive<usize>,
 ) -> Result<Vec<PlayerFile>, ConfigError> {
     let files: Vec<PlayerFile> = if flags.is_empty() {
-        in_file.unwrap_or_else(|| {
-            vec![
-                PlayerFile {
-                    engine: "builtin".into(),
-                    ..Default::default()
-                };
-                2
-            ]
-        })
+        in_file.unwrap_or_else(|| vec![PlayerFile::default(); 2])
     } else {
         flags
             .iter()
@@ -724,10 +653,6 @@ mod tests {
                 "[[players]]\nengine = \"uci\"\npath = \"/bin/x\"\nworker_path = \"/bin/y\"\n[[players]]\nengine = \"builtin\"",
                 "players[0].worker_path",
             ),
-            (
-                "[[players]]\nengine = \"builtin\"\nworker_path = \"/bin/y\"\n[[players]]\nengine = \"builtin\"",
-                "players[0].worker_path",
-            ),
         ] {
             let e = build(text, Overrides::default());
             assert_eq!(
@@ -768,8 +693,7 @@ mod tests {
         }
         let e = build("[[players]]\nengine = \"builtin\"\nset = { \"afc.falcon.mg\" = 9999 }\n[[players]]\nengine = \"builtin\"\n", Overrides::default()).unwrap_err();
         assert_eq!(e.key, "players[0].set");
-        let e = build("[[players]]\nengine = \"uci\"\npath = \"/bin/x\"\nset = { \"a\" = 1 }\n[[players]]\nengine = \"builtin\"\n", Overrides::default()).unwrap_err();
-        assert_eq!(e.key, "players[0].set");
+        // A UCI player's `set` is no key of its kind (player_file's tests).
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! so that a match's flags can be written into its file
 //! ([`MatchFile::with_overrides`]) and the file played as a campaign.
 
-use crate::config::{ConfigError, MatchFile, PlayerFile, err};
+use crate::config::{BuiltinFile, ConfigError, MatchFile, PlayerFile, UciFile, err};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -40,17 +40,13 @@ pub struct Overrides {
 pub fn player_from_spec(spec: &str) -> Result<PlayerFile, ConfigError> {
     let key = format!("--player {spec}");
     if spec == "builtin" {
-        return Ok(PlayerFile {
-            engine: "builtin".into(),
-            ..PlayerFile::default()
-        });
+        return Ok(PlayerFile::default());
     }
     if let Some(params) = spec.strip_prefix("builtin:") {
-        return Ok(PlayerFile {
-            engine: "builtin".into(),
+        return Ok(PlayerFile::Builtin(BuiltinFile {
             params: Some(params.into()),
-            ..PlayerFile::default()
-        });
+            ..BuiltinFile::default()
+        }));
     }
     let Some(rest) = spec.strip_prefix("uci:") else {
         return Err(err(
@@ -63,10 +59,9 @@ pub fn player_from_spec(spec: &str) -> Result<PlayerFile, ConfigError> {
         .next()
         .filter(|p| !p.is_empty())
         .ok_or_else(|| err(&key, "missing engine path"))?;
-    let mut file = PlayerFile {
-        engine: "uci".into(),
+    let mut file = UciFile {
         path: Some(path.into()),
-        ..PlayerFile::default()
+        ..UciFile::default()
     };
     let mut options = BTreeMap::new();
     let mut args = Vec::new();
@@ -85,7 +80,7 @@ pub fn player_from_spec(spec: &str) -> Result<PlayerFile, ConfigError> {
     }
     file.options = Some(options);
     file.args = Some(args);
-    Ok(file)
+    Ok(PlayerFile::Uci(file))
 }
 
 impl MatchFile {
@@ -110,9 +105,9 @@ impl MatchFile {
         }
         if let Some(tc) = o.tc {
             // `--tc` is both players' time control, over their own.
-            for p in self.players.iter_mut().flatten() {
-                p.tc = None;
-            }
+            self.players = self
+                .players
+                .map(|players| players.into_iter().map(PlayerFile::without_tc).collect());
             self.tc = Some(tc);
         }
         Ok(self)
@@ -183,9 +178,11 @@ mod tests {
     fn player_specs_parse() {
         let p = player_from_spec("uci:/usr/games/stockfish,Hash=16,UCI_LimitStrength=true,name=sf")
             .unwrap();
-        assert_eq!(p.engine, "uci");
-        assert_eq!(p.name.as_deref(), Some("sf"));
-        assert_eq!(p.options.unwrap().len(), 2);
+        assert_eq!(p.name(), Some("sf"));
+        let PlayerFile::Uci(u) = p else {
+            panic!("{p:?}")
+        };
+        assert_eq!(u.options.unwrap().len(), 2);
         assert!(player_from_spec("stockfish").is_err());
         assert!(player_from_spec("uci:/x,oops").is_err());
     }

@@ -23,6 +23,7 @@ pub mod pair;
 pub mod pgn;
 pub mod pgn_book;
 pub mod player;
+pub mod player_file;
 pub mod pool;
 pub mod referee;
 pub mod tc;

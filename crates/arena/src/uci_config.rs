@@ -3,7 +3,7 @@
 //! options (and which of them name files to ship), time-outs and stated
 //! bench, each checked and named by its key.
 
-use crate::config::{ConfigError, PlayerFile, PlayerKind, err};
+use crate::config::{ConfigError, PlayerKind, UciFile, err};
 use crate::limits;
 use crate::player::{Bench, UciPlayerConfig};
 use ajaxlab_rules::Variant;
@@ -22,11 +22,11 @@ fn option_text(v: &toml::Value) -> String {
 ///
 /// # Errors
 /// [`ConfigError`] naming the key: no binary or two, a `file_options`
-/// entry that is no option, a builtin engine's key, a time-out out of
+/// entry that is no option, a time-out out of
 /// range, `bench_args` without `bench`.
 pub(crate) fn uci_kind(
     index: usize,
-    file: &PlayerFile,
+    file: &UciFile,
     variant: &'static Variant,
 ) -> Result<PlayerKind, ConfigError> {
     let key = |k: &str| format!("players[{index}].{k}");
@@ -51,17 +51,6 @@ pub(crate) fn uci_kind(
         return Err(err(
             key("file_options"),
             format!("'{unset}' is not among the player's options"),
-        ));
-    }
-    let builtin_only = [
-        ("params", file.params.is_some()),
-        ("set", file.set.is_some()),
-        ("disable", file.disable.is_some()),
-    ];
-    if let Some((field, _)) = builtin_only.iter().find(|(_, present)| *present) {
-        return Err(err(
-            key(field),
-            "only for engine = \"builtin\" (set UCI options with options)",
         ));
     }
     Ok(PlayerKind::Uci(UciPlayerConfig {

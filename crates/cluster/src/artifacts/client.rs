@@ -179,9 +179,9 @@ pub fn campaign_files(text: &str) -> Result<Vec<CampaignFile>, ArtifactError> {
         toml::from_str(text).map_err(|e| ArtifactError::Protocol(format!("campaign file: {e}")))?;
     let mut files = Vec::new();
     for (i, p) in file.players.iter().enumerate() {
-        if p.engine != "uci" {
+        let PlayerFile::Uci(p) = p else {
             continue;
-        }
+        };
         if p.worker_path.is_none() {
             let key = format!("players[{i}].path");
             let path = p.path.clone().ok_or_else(|| ArtifactError::MissingFile {

@@ -316,7 +316,7 @@ fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, Confi
 fn build(file: MatchFile, id: &str) -> Result<Built, ConfigError> {
     let mut installed = [false; 2];
     for (flag, p) in installed.iter_mut().zip(file.players.iter().flatten()) {
-        *flag = p.worker_path.is_some();
+        *flag = matches!(p, PlayerFile::Uci(u) if u.worker_path.is_some());
     }
     let mut config = MatchConfig::build(file, Overrides::default())?;
     config.run_id = id.to_owned();
@@ -326,10 +326,7 @@ fn build(file: MatchFile, id: &str) -> Result<Built, ConfigError> {
 /// A one-player file made into a self-play match between two copies named `names`.
 fn self_play(mut file: MatchFile, names: [&str; 2]) -> Result<MatchFile, ConfigError> {
     let base: PlayerFile = match file.players.take() {
-        None => PlayerFile {
-            engine: "builtin".into(),
-            ..Default::default()
-        },
+        None => PlayerFile::default(),
         Some(list) if list.len() == 1 => list.into_iter().next().unwrap_or_default(),
         Some(list) => {
             return Err(err(
@@ -341,15 +338,7 @@ fn self_play(mut file: MatchFile, names: [&str; 2]) -> Result<MatchFile, ConfigE
             ));
         }
     };
-    file.players = Some(
-        names
-            .iter()
-            .map(|n| PlayerFile {
-                name: Some((*n).to_owned()),
-                ..base.clone()
-            })
-            .collect(),
-    );
+    file.players = Some(names.iter().map(|n| base.clone().named(n)).collect());
     Ok(file)
 }
 

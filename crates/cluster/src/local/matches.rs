@@ -34,8 +34,10 @@ pub fn match_campaign(
     file.concurrency = None;
     file.run_id = None;
     for player in file.players.iter_mut().flatten() {
-        if player.engine == "uci" && player.worker_path.is_none() {
-            player.worker_path = player.path.take();
+        if let PlayerFile::Uci(uci) = player
+            && uci.worker_path.is_none()
+        {
+            uci.worker_path = uci.path.take();
         }
     }
     let mut table = toml::Table::try_from(&file).map_err(|e| bad(&e))?;
@@ -70,18 +72,16 @@ pub fn pairing_campaigns(
     field: &[PlayerConfig],
     kind: TournamentKind,
 ) -> Result<Vec<CampaignText>, LocalError> {
-    let written = file.players.clone().unwrap_or_else(|| {
-        vec![
-            PlayerFile {
-                engine: "builtin".into(),
-                ..PlayerFile::default()
-            };
-            field.len()
-        ]
-    });
-    let named = |i: usize| PlayerFile {
-        name: Some(field[i].name.clone()),
-        ..written.get(i).cloned().unwrap_or_default()
+    let written = file
+        .players
+        .clone()
+        .unwrap_or_else(|| vec![PlayerFile::default(); field.len()]);
+    let named = |i: usize| {
+        written
+            .get(i)
+            .cloned()
+            .unwrap_or_default()
+            .named(&field[i].name)
     };
     kind.pairings(field.len())
         .into_iter()
