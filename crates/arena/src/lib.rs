@@ -28,6 +28,7 @@ pub mod pool;
 pub mod referee;
 pub mod tc;
 pub mod tournament;
+pub mod training;
 mod uci_config;
 
 pub use config::{ConfigError, MatchConfig, MatchFile, Overrides};

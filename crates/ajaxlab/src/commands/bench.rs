@@ -2,11 +2,10 @@
 //! optionally against a Fairy-Stockfish binary measured in the same run.
 
 use super::out::outln;
+use ajaxlab_arena::player::fsf_perft::FsfPerft;
 use ajaxlab_rules::{Position, VariantKind, perft};
 use anyhow::{Context, bail};
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// Arguments of `ajaxlab bench`.
@@ -101,6 +100,7 @@ pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<std::process::ExitCode> {
         let (fsf_col, ratio_col) = match fsf_engine.as_mut() {
             Some(engine) => {
                 let (fsf_nodes, fsf_time) = engine.perft(variant, fen, depth)?;
+                let fsf_time = fsf_time.as_secs_f64();
                 if fsf_nodes != nodes {
                     bail!(
                         "Fairy-Stockfish counts {fsf_nodes} nodes, ajaxlab {nodes}: {fen} depth {depth}"
@@ -145,87 +145,4 @@ fn engine_bench(depth: u32) -> anyhow::Result<std::process::ExitCode> {
     outln!("nps {}", report.nps())?;
     outln!("nodes {}", report.nodes)?;
     Ok(std::process::ExitCode::SUCCESS)
-}
-
-/// A Fairy-Stockfish process answering `go perft`.
-struct FsfPerft {
-    child: std::process::Child,
-    input: std::process::ChildStdin,
-    output: BufReader<std::process::ChildStdout>,
-}
-
-impl FsfPerft {
-    fn start(path: &PathBuf, variants: &PathBuf) -> anyhow::Result<FsfPerft> {
-        let variants =
-            std::fs::canonicalize(variants).with_context(|| format!("{}", variants.display()))?;
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("starting {}", path.display()))?;
-        let input = child.stdin.take().context("no stdin")?;
-        let output = BufReader::new(child.stdout.take().context("no stdout")?);
-        let mut engine = FsfPerft {
-            child,
-            input,
-            output,
-        };
-        engine.send(&format!(
-            "setoption name VariantPath value {}",
-            variants.display()
-        ))?;
-        Ok(engine)
-    }
-
-    fn send(&mut self, line: &str) -> anyhow::Result<()> {
-        writeln!(self.input, "{line}")?;
-        self.input.flush()?;
-        Ok(())
-    }
-
-    /// Runs `go perft` and returns (nodes, seconds as measured here).
-    fn perft(&mut self, variant: VariantKind, fen: &str, depth: u32) -> anyhow::Result<(u64, f64)> {
-        self.send(&format!(
-            "setoption name UCI_Variant value {}",
-            variant.fsf_name()
-        ))?;
-        self.send(&format!(
-            "setoption name UCI_Chess960 value {}",
-            variant == VariantKind::Chess960
-        ))?;
-        self.send(&format!("position fen {fen}"))?;
-        self.send("isready")?;
-        self.wait_for("readyok")?;
-        let started = Instant::now();
-        self.send(&format!("go perft {depth}"))?;
-        let line = self.wait_for("Nodes searched")?;
-        let secs = started.elapsed().as_secs_f64();
-        let nodes = line
-            .rsplit(':')
-            .next()
-            .and_then(|n| n.trim().parse().ok())
-            .context("perft output")?;
-        Ok((nodes, secs))
-    }
-
-    fn wait_for(&mut self, prefix: &str) -> anyhow::Result<String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.output.read_line(&mut line)? == 0 {
-                bail!("Fairy-Stockfish exited while waiting for '{prefix}'");
-            }
-            if line.starts_with(prefix) {
-                return Ok(line.trim().to_owned());
-            }
-        }
-    }
-}
-
-impl Drop for FsfPerft {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
-    }
 }

@@ -4,15 +4,14 @@
 //! load.
 
 use super::out::{out, outln};
+use ajaxlab_arena::training::training_games;
 use ajaxlab_engine::params::ParamError;
 use ajaxlab_engine::tune::{
-    DataSet, Progress, SampleOptions, Selection, TrainingGame, TrainingMove, TuneOptions,
-    TuneReport, read_by, tune,
+    DataSet, Progress, SampleOptions, Selection, TuneOptions, TuneReport, read_by, tune,
 };
 use ajaxlab_engine::{ParamSpec, Params};
-use ajaxlab_rules::Color;
+use ajaxlab_store::StoreError;
 use ajaxlab_store::find::{FindError, games_files};
-use ajaxlab_store::{GameRecord, StoreError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
@@ -102,36 +101,6 @@ enum InputError {
     },
 }
 
-/// A stored game as the tuner reads it: the opening plies (no scores),
-/// then the moves with the scores the engines gave.
-fn training_game(file: &Path, game: GameRecord) -> TrainingGame {
-    let white_score = game.score_of(Color::White).half_points() as f64 / 2.0;
-    let opening = game
-        .opening_moves
-        .into_iter()
-        .map(|uci| TrainingMove { uci, score: None });
-    let played = game.moves.into_iter().map(|m| TrainingMove {
-        uci: m.uci,
-        score: m.score,
-    });
-    TrainingGame {
-        label: format!("{} game {}", file.display(), game.game_id),
-        variant: game.variant,
-        start_fen: game.start_fen,
-        moves: opening.chain(played).collect(),
-        white_score,
-    }
-}
-
-/// The games of one file. The one place this command reads Parquet.
-fn read_file(path: &Path) -> Result<Vec<TrainingGame>, InputError> {
-    Ok(ajaxlab_store::read_games(path)?
-        .games
-        .into_iter()
-        .map(|g| training_game(path, g))
-        .collect())
-}
-
 fn start_params(from: Option<&Path>) -> Result<Params, InputError> {
     let Some(path) = from else {
         return Ok(Params::default());
@@ -201,7 +170,7 @@ pub(crate) fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     let files = games_files(&args.inputs)?;
     let mut games = Vec::new();
     for file in &files {
-        games.extend(read_file(file)?);
+        games.extend(training_games(file).map_err(InputError::from)?);
     }
     // After the games: a file variant's piece parameters (`squirrel.s.mg`)
     // are known once its definition, from the games' metadata, is loaded.

@@ -3,6 +3,7 @@
 
 pub mod bench;
 mod builtin;
+pub mod fsf_perft;
 mod spin;
 mod uci;
 
