@@ -409,12 +409,14 @@ fn wrong_tokens_are_refused_with_the_right_status() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // A bad file is refused before it is sent, naming the file and key.
     let bad = campaign_file(&c.state, "bad", 3);
     let refused = operator(&c.url, &c.op, &["create", bad.to_str().unwrap()]);
     assert!(
-        refused.contains("InvalidArgument") && refused.contains("games"),
+        refused.contains("bad.toml: games: 3: must be an even number"),
         "{refused}"
     );
+    assert!(!operator(&c.url, &c.op, &["list"]).contains("bad"));
 }
 
 /// A TCP proxy whose forwarding can be paused (data is held, connections

@@ -38,7 +38,7 @@ fn each_campaign_change_does_what_it_says() {
         };
         let file = dir.join("ops.toml");
         std::fs::write(&file, CAMPAIGN).unwrap();
-        let shipment = ship_campaign_files(&remote, &file).await.unwrap();
+        let mut shipment = ship_campaign_files(&remote, &file).await.unwrap();
         assert!(shipment.files.is_empty(), "builtin players ship nothing");
         let created = create_campaign(&remote, &shipment).await.unwrap();
         assert_eq!(created.len(), 1);
@@ -75,6 +75,26 @@ fn each_campaign_change_does_what_it_says() {
                 .starts_with("NotFound: unknown worker 'w-nobody'"),
             "{e}"
         );
+
+        // A bad file is refused where it is read, naming the key; sent as
+        // it is, the coordinator refuses it too.
+        let bad = dir.join("bad.toml");
+        std::fs::write(&bad, CAMPAIGN.replace("games = 4", "games = 3")).unwrap();
+        let Err(e @ OperatorError::Draft(_)) = ship_campaign_files(&remote, &bad).await else {
+            panic!("a file with odd games is not shipped");
+        };
+        assert!(
+            e.to_string().contains("games: 3: must be an even number"),
+            "{e}"
+        );
+        shipment.text = CAMPAIGN
+            .replace("games = 4", "games = 3")
+            .replace("ops", "bad");
+        let Err(OperatorError::Refused(status)) = create_campaign(&remote, &shipment).await else {
+            panic!("the coordinator creates a campaign of odd games");
+        };
+        assert_eq!(status.code(), tonic::Code::InvalidArgument);
+        assert!(status.message().contains("games"), "{status:?}");
         served.stop().await;
     });
 }

@@ -9,7 +9,7 @@ use ajaxlab_cluster::coordinator::serve::run::{
 use ajaxlab_cluster::coordinator::sprt_text::{SprtStanding, sprt_state};
 use ajaxlab_cluster::coordinator::{CampaignState, Scope};
 use ajaxlab_cluster::ids::{CampaignId, WorkerId};
-use ajaxlab_cluster::local::{CampaignText, run_local_campaign, standing};
+use ajaxlab_cluster::local::{CampaignDraft, CampaignText, run_local_campaign, standing};
 use ajaxlab_cluster::operator::{self, CampaignChange};
 use ajaxlab_cluster::remote::{Remote, RemoteError};
 use ajaxlab_cluster::shutdown::{self, Shutdown};
@@ -553,7 +553,7 @@ fn run_campaign(
             origin: "the embedded quick start (configs/quickstart.toml)".into(),
         },
     };
-    let summary = run_local_campaign(&campaign, runs_dir, threads, quiet)?;
+    let summary = run_local_campaign(&CampaignDraft::read(campaign)?, runs_dir, threads, quiet)?;
     // The report of what is stored so far: tables here, plots as files,
     // made before anything is printed so that a closed pipe loses none of
     // them.

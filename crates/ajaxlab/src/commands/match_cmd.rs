@@ -11,7 +11,7 @@ use ajaxlab_arena::pair::check_player;
 use ajaxlab_arena::tournament::TournamentKind;
 use ajaxlab_arena::{MatchConfig, MatchFile, Overrides};
 use ajaxlab_cluster::local::matches::{match_campaign, match_outcome, pairing_campaigns};
-use ajaxlab_cluster::local::{CampaignText, LocalSummary, run_in};
+use ajaxlab_cluster::local::{CampaignDraft, CampaignText, LocalSummary, run_in};
 use ajaxlab_stats::{Counts, Sprt, verdict_text};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -161,8 +161,12 @@ impl Run {
         campaigns: &[CampaignText],
         threads: usize,
     ) -> anyhow::Result<LocalSummary> {
+        let drafts = campaigns
+            .iter()
+            .map(|c| CampaignDraft::read(c.clone()))
+            .collect::<Result<Vec<_>, _>>()?;
         let created = !dir.exists();
-        let played = run_in(dir, campaigns, threads, self.quiet);
+        let played = run_in(dir, &drafts, threads, self.quiet);
         if played.is_err() && created && !holds_any_game(dir) {
             let _ = std::fs::remove_dir_all(dir);
         }

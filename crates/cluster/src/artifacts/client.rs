@@ -175,8 +175,19 @@ fn names_a_file(name: &str, value: &str) -> bool {
 /// of a `…Path`/`…File` option's file, that is not there; or a campaign
 /// file that is not TOML.
 pub fn campaign_files(text: &str) -> Result<Vec<CampaignFile>, ArtifactError> {
-    let file: PlayersOnly =
-        toml::from_str(text).map_err(|e| ArtifactError::Protocol(format!("campaign file: {e}")))?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e| ArtifactError::Protocol(format!("campaign file: {e}")))?;
+    shipped_files(&table)
+}
+
+/// [`campaign_files`] of a file's parsed TOML.
+///
+/// # Errors
+/// As [`campaign_files`].
+pub fn shipped_files(table: &toml::Table) -> Result<Vec<CampaignFile>, ArtifactError> {
+    let file = PlayersOnly::deserialize(table.clone())
+        .map_err(|e| ArtifactError::Protocol(format!("campaign file: {e}")))?;
     let mut files = Vec::new();
     for (i, p) in file.players.iter().enumerate() {
         let PlayerFile::Uci(p) = p else {

@@ -64,10 +64,18 @@ fn limit_of(key: &str) -> u64 {
 /// # Errors
 /// [`ConfigError`] naming the key and the file that cannot be read.
 pub fn read_named_files(text: &str) -> Result<Vec<SentFile>, ConfigError> {
-    let Ok(table) = text.parse::<toml::Table>() else {
-        return Ok(Vec::new());
-    };
-    references(&table)
+    match text.parse::<toml::Table>() {
+        Ok(table) => named_files(&table),
+        Err(_) => Ok(Vec::new()),
+    }
+}
+
+/// [`read_named_files`] of a file's parsed TOML.
+///
+/// # Errors
+/// [`ConfigError`] naming the key and the file that cannot be read.
+pub fn named_files(table: &toml::Table) -> Result<Vec<SentFile>, ConfigError> {
+    references(table)
         .into_iter()
         .map(|(key, path)| {
             let content = ajaxlab_files::read_bytes(Path::new(&path), limit_of(&key))

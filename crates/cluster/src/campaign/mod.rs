@@ -210,10 +210,31 @@ pub fn parse_campaign_with(text: &str, inputs: &Inputs) -> Result<Vec<CampaignSp
     parse(text, Some(inputs)).map_err(|e| inputs.unredirect(e))
 }
 
+/// A campaign file's TOML, parsed.
+///
+/// # Errors
+/// [`ConfigError`] of `campaign file` with TOML's error (line and column).
+pub fn campaign_table(text: &str) -> Result<toml::Table, ConfigError> {
+    text.parse()
+        .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))
+}
+
+/// [`parse_campaign`] of a file's parsed TOML.
+///
+/// # Errors
+/// [`ConfigError`] naming the key.
+pub fn parse_campaign_table(table: toml::Table) -> Result<Vec<CampaignSpec>, ConfigError> {
+    parse_table(table, None)
+}
+
 fn parse(text: &str, inputs: Option<&Inputs>) -> Result<Vec<CampaignSpec>, ConfigError> {
-    let mut table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
+    parse_table(campaign_table(text)?, inputs)
+}
+
+fn parse_table(
+    mut table: toml::Table,
+    inputs: Option<&Inputs>,
+) -> Result<Vec<CampaignSpec>, ConfigError> {
     let template_name = spsa_template_name(&table);
     if let Some(inputs) = inputs {
         inputs.redirect(&mut table)?;

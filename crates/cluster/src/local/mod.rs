@@ -10,17 +10,16 @@
 pub mod matches;
 mod watch;
 
+pub use crate::operator::draft::{CampaignDraft, CampaignText};
 pub use watch::standing;
 
-use crate::artifacts::client::campaign_files;
+use crate::artifacts::client::CampaignFile;
 use crate::artifacts::{ArtifactError, ArtifactStore};
-use crate::campaign::inputs::{Input, read_named_files};
-use crate::campaign::parse_campaign;
+use crate::campaign::inputs::Input;
 use crate::coordinator::extend::{FileChange, file_change};
 use crate::coordinator::in_process::InProcessSource;
 use crate::coordinator::{CampaignError, CampaignView, Coordinator, CoordinatorError, Scope};
 use crate::ids::CampaignId;
-use crate::operator::engine_check::check_tuned_engine;
 use crate::shutdown::Shutdown;
 use crate::work::bench_signature;
 use crate::worker::{Player, play_from};
@@ -69,54 +68,18 @@ pub struct LocalCampaign {
     pub games_dir: PathBuf,
 }
 
-/// A campaign file's text, and where it came from as messages name it.
-#[derive(Clone, Debug)]
-pub struct CampaignText {
-    /// The text.
-    pub text: String,
-    /// Its file, or what else it is (the embedded quick start, a match).
-    pub origin: String,
-}
-
-impl CampaignText {
-    /// The campaign file at `path`.
-    ///
-    /// # Errors
-    /// [`LocalError::Config`] naming the file if it cannot be read.
-    pub fn read(path: &Path) -> Result<CampaignText, LocalError> {
-        let origin = path.display().to_string();
-        ajaxlab_files::read_text(path, ajaxlab_files::limits::CONFIG_FILE)
-            .map(|text| CampaignText {
-                text,
-                origin: origin.clone(),
-            })
-            .map_err(|e| LocalError::Config(format!("{origin}: {e}")))
-    }
-
-    /// Its campaigns' ids (one, or a piece-value campaign's parts), after
-    /// checking that this machine can play them.
-    fn ids(&self) -> Result<Vec<CampaignId>, LocalError> {
-        let bad = |e: &dyn std::fmt::Display| LocalError::Config(format!("{}: {e}", self.origin));
-        let specs = parse_campaign(&self.text).map_err(|e| bad(&e))?;
-        for spec in &specs {
-            check_tuned_engine(spec).map_err(|e| bad(&e))?;
-        }
-        Ok(specs.into_iter().map(|s| s.name).collect())
-    }
-}
-
 /// Runs the campaign `campaign` with `threads` local games at once, under
 /// `runs_dir`, in the directory of its name.
 ///
 /// # Errors
 /// As [`run_in`].
 pub fn run_local_campaign(
-    campaign: &CampaignText,
+    campaign: &CampaignDraft,
     runs_dir: &Path,
     threads: usize,
     quiet: bool,
 ) -> Result<LocalSummary, LocalError> {
-    let ids = campaign.ids()?;
+    let ids = campaign.ids();
     // A piece-value campaign's parts are NAME.PART; they share NAME's directory.
     let dir = runs_dir.join(ids.first().map_or("campaign", CampaignId::name));
     run_in(&dir, std::slice::from_ref(campaign), threads, quiet)
@@ -133,15 +96,16 @@ pub fn run_local_campaign(
 /// parts.
 pub fn run_in(
     dir: &Path,
-    campaigns: &[CampaignText],
+    campaigns: &[CampaignDraft],
     threads: usize,
     quiet: bool,
 ) -> Result<LocalSummary, LocalError> {
-    let files: Vec<(&CampaignText, Vec<CampaignId>)> = campaigns
-        .iter()
-        .map(|c| c.ids().map(|ids| (c, ids)))
-        .collect::<Result<_, _>>()?;
-    let ids: Vec<CampaignId> = files.iter().flat_map(|(_, ids)| ids.clone()).collect();
+    for campaign in campaigns {
+        campaign
+            .check_engines()
+            .map_err(|e| LocalError::Config(e.to_string()))?;
+    }
+    let ids: Vec<CampaignId> = campaigns.iter().flat_map(CampaignDraft::ids).collect();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -153,8 +117,8 @@ pub fn run_in(
             .await
             .map_err(|e| LocalError::Runtime(e.to_string()))?;
         let coordinator = Arc::new(Coordinator::open(dir, Duration::from_secs(60), signature)?);
-        for (campaign, ids) in &files {
-            hold(&coordinator, campaign, ids, dir)?;
+        for campaign in campaigns {
+            hold(&coordinator, campaign, dir)?;
         }
         let before = ids
             .iter()
@@ -179,16 +143,12 @@ pub fn run_in(
     })
 }
 
-/// Makes `coordinator` hold `campaign` (whose campaigns are `ids`): created
-/// if new; if stored, checked to be the file it was created from, or
-/// extended if only its `games` grew.
-fn hold(
-    coordinator: &Coordinator,
-    campaign: &CampaignText,
-    ids: &[CampaignId],
-    dir: &Path,
-) -> Result<(), LocalError> {
-    let (text, origin) = (&campaign.text, &campaign.origin);
+/// Makes `coordinator` hold `campaign`: created if new; if stored,
+/// checked to be the file it was created from, or extended if only its
+/// `games` grew.
+fn hold(coordinator: &Coordinator, campaign: &CampaignDraft, dir: &Path) -> Result<(), LocalError> {
+    let (text, origin) = (&campaign.file.text, &campaign.file.origin);
+    let ids = campaign.ids();
     let Some(first) = ids.first() else {
         return Ok(());
     };
@@ -196,7 +156,7 @@ fn hold(
         Ok(_) => match file_change(&coordinator.campaign_file(first)?, text) {
             FileChange::Same => Ok(()),
             FileChange::Games => {
-                for id in ids {
+                for id in &ids {
                     coordinator.extend_campaign(id, text)?;
                 }
                 Ok(())
@@ -207,10 +167,9 @@ fn hold(
             ))),
         },
         Err(CoordinatorError::Campaign(CampaignError::Unknown(_))) => {
-            let bad = |e: &dyn std::fmt::Display| LocalError::Config(format!("{origin}: {e}"));
-            let sent = read_named_files(text).map_err(|e| bad(&e))?;
-            let shipped = store_engines(text, coordinator.artifacts()).map_err(|e| bad(&e))?;
-            coordinator.create_shipped_campaign(text, &sent, &shipped)?;
+            let shipped = store_engines(&campaign.shipped, coordinator.artifacts())
+                .map_err(|e| LocalError::Config(format!("{origin}: {e}")))?;
+            coordinator.create_shipped_campaign(text, &campaign.sent, &shipped)?;
             Ok(())
         }
         Err(e) => Err(e.into()),
@@ -255,16 +214,19 @@ async fn play_until_over(
     views
 }
 
-/// Stores the engines and option files of `text`'s UCI players in `store`,
-/// as `ajaxlab campaign create` uploads them, and names them for the
-/// campaign: so that one machine plays shipped engines as a cluster does.
-fn store_engines(text: &str, store: &ArtifactStore) -> Result<Vec<Input>, ArtifactError> {
-    campaign_files(text)?
-        .into_iter()
+/// Stores the engines and option files a campaign's UCI players ship in
+/// `store`, as `ajaxlab campaign create` uploads them, and names them for
+/// the campaign: so that one machine plays shipped engines as a cluster does.
+fn store_engines(
+    shipped: &[CampaignFile],
+    store: &ArtifactStore,
+) -> Result<Vec<Input>, ArtifactError> {
+    shipped
+        .iter()
         .map(|f| {
             Ok(Input {
                 sha256: store.put_file(&f.path)?.to_string(),
-                key: f.key,
+                key: f.key.clone(),
                 path: f.path.display().to_string(),
             })
         })

@@ -2,19 +2,19 @@
 //! create|list|status|pause|resume|stop|exclude`), sent with an operator
 //! token: what to ask is a [`CampaignChange`] or a call, never text.
 
+pub mod draft;
 pub mod engine_check;
 
 use crate::artifacts::ArtifactError;
-use crate::artifacts::client::{CampaignFile, Uploaded, campaign_files, upload};
-use crate::campaign::inputs::{SentFile, read_named_files};
-use crate::campaign::parse_campaign;
+use crate::artifacts::client::{CampaignFile, Uploaded, upload};
+use crate::campaign::inputs::SentFile;
 use crate::ids::{CampaignId, WorkerId};
-use crate::operator::engine_check::check_tuned_engine;
 use crate::remote::Auth;
 use crate::remote::{Remote, RemoteError};
 use ajaxlab_proto::v1::artifacts_client::ArtifactsClient;
 use ajaxlab_proto::v1::operator_client::OperatorClient;
 use ajaxlab_proto::{PROTOCOL_VERSION, v1};
+use draft::{CampaignDraft, CampaignText, DraftError};
 use std::path::{Path, PathBuf};
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
@@ -46,25 +46,20 @@ pub enum OperatorError {
         /// What the operating system said.
         source: std::io::Error,
     },
-    /// A file the campaign names that cannot be found or uploaded.
+    /// A file the campaign ships that cannot be uploaded.
     #[error("{context}: {source}")]
     Artifact {
-        /// The campaign file, or the key and file being uploaded.
+        /// The key and file being uploaded.
         context: String,
         /// What went wrong.
         source: ArtifactError,
     },
-    /// A file the campaign names (variants, openings, params, template)
-    /// that cannot be read to be sent with it.
-    #[error("{campaign}: {source}")]
-    NamedFile {
-        /// The campaign file.
-        campaign: PathBuf,
-        /// The key naming the file, and what is wrong.
-        source: ajaxlab_arena::ConfigError,
-    },
-    /// The engine a campaign tunes does not offer what the campaign tunes.
-    #[error("{0}")]
+    /// The campaign file is not valid here: a key, a file it names, an
+    /// engine it ships or tunes.
+    #[error(transparent)]
+    Draft(#[from] DraftError),
+    /// The check of the engine a campaign tunes could not run.
+    #[error("checking the tuned engine: {0}")]
     Engine(String),
     /// The coordinator refused the request.
     #[error("{:?}: {}", .0.code(), .0.message())]
@@ -174,10 +169,12 @@ pub struct Shipment {
 /// The campaign file name that means standard input.
 pub const STDIN: &str = "-";
 
-/// Uploads the engines and files the campaign in `file` ([`STDIN`]: the
-/// text on standard input) names (all found first, so that a missing one
-/// stores nothing): the first step of creating it, [`create_campaign`] the
-/// second. The files it names are relative to the current directory.
+/// Reads the campaign in `file` ([`STDIN`]: the text on standard input) as
+/// a [`CampaignDraft`] (validated here, the files it names read, a tuned
+/// engine checked) and uploads the engines and files it ships (all found
+/// first, so that a missing one stores nothing): the first step of
+/// creating it, [`create_campaign`] the second. The files it names are
+/// relative to the current directory.
 ///
 /// # Errors
 /// [`OperatorError`]: a file that does not read or cannot be uploaded, or
@@ -193,22 +190,15 @@ pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipmen
         path: file.to_owned(),
         source,
     })?;
-    // A file that does not parse here is the coordinator's to refuse.
-    for spec in parse_campaign(&text).iter().flatten() {
-        let spec = spec.clone();
-        tokio::task::spawn_blocking(move || check_tuned_engine(&spec))
-            .await
-            .map_err(|e| OperatorError::Engine(e.to_string()))?
-            .map_err(|e| OperatorError::Engine(format!("{}: {e}", file.display())))?;
-    }
-    let inputs = read_named_files(&text).map_err(|source| OperatorError::NamedFile {
-        campaign: file.to_owned(),
-        source,
+    let draft = CampaignDraft::read(CampaignText {
+        text,
+        origin: file.display().to_string(),
     })?;
-    let named = campaign_files(&text).map_err(|source| OperatorError::Artifact {
-        context: file.display().to_string(),
-        source,
-    })?;
+    let checked = draft.clone();
+    tokio::task::spawn_blocking(move || checked.check_engines())
+        .await
+        .map_err(|e| OperatorError::Engine(e.to_string()))??;
+    let named = draft.shipped;
     let mut files = Vec::with_capacity(named.len());
     if !named.is_empty() {
         let (channel, auth) = remote.connect().await?;
@@ -224,9 +214,9 @@ pub async fn ship_campaign_files(remote: &Remote, file: &Path) -> Result<Shipmen
         }
     }
     Ok(Shipment {
-        text,
+        text: draft.file.text,
         files,
-        inputs,
+        inputs: draft.sent,
     })
 }
 
