@@ -153,12 +153,77 @@ pub fn holds_games(dir: &Path) -> bool {
 /// Reads a match file.
 ///
 /// # Errors
-/// [`ConfigError`] with the TOML error (which names the key and line).
+/// [`ConfigError`]: the TOML error (naming the line) of a file that is not
+/// TOML, else every unknown or mistyped key ([`match_file_of`]).
 pub fn read_match_file(path: &Path) -> Result<MatchFile, ConfigError> {
     let shown = path.display().to_string();
     let text = ajaxlab_files::read_text(path, ajaxlab_files::limits::CONFIG_FILE)
         .map_err(|e| err(&shown, e.to_string()))?;
-    toml::from_str(&text).map_err(|e| err(&shown, e.to_string().trim_end().to_owned()))
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| err(&shown, e.to_string().trim_end().to_owned()))?;
+    match_file_of(table).map_err(|e| e.map_keys(|key| format!("{shown}: {key}")))
+}
+
+/// The match file of a parsed TOML table. A table that does not fit is
+/// read again a key at a time (every key of `MatchFile` is optional, so a
+/// key alone fits exactly when it fits in the whole), and each player a
+/// key at a time beside its `engine`, so that every unknown or mistyped
+/// key is named at once (`players[1].path: unknown field …`).
+///
+/// # Errors
+/// [`ConfigError`] naming every key that does not fit.
+pub fn match_file_of(table: toml::Table) -> Result<MatchFile, ConfigError> {
+    let whole = match MatchFile::deserialize(table.clone()) {
+        Ok(file) => return Ok(file),
+        Err(e) => e,
+    };
+    let mut found = Gathered::default();
+    for (key, value) in table {
+        match (key.as_str(), value) {
+            ("players", toml::Value::Array(players)) => {
+                for (i, player) in players.into_iter().enumerate() {
+                    check_player_keys(&mut found, i, player);
+                }
+            }
+            (_, value) => {
+                let alone = toml::Table::from_iter([(key.clone(), value)]);
+                found.check(
+                    MatchFile::deserialize(alone)
+                        .map(drop)
+                        .map_err(|e| err(&key, e.message())),
+                );
+            }
+        }
+    }
+    Err(found.into_error(|| err("match file", whole.message())))
+}
+
+/// Checks `players[index]` a key at a time beside its `engine`.
+fn check_player_keys(found: &mut Gathered, index: usize, player: toml::Value) {
+    let key = |k: &str| format!("players[{index}].{k}");
+    let toml::Value::Table(table) = player else {
+        found.check::<()>(Err(err(key("engine"), "a player is a table")));
+        return;
+    };
+    let engine = table.get("engine").cloned();
+    let with_engine = |pair: Option<(String, toml::Value)>| {
+        let mut alone = toml::Table::new();
+        if let Some(engine) = &engine {
+            alone.insert("engine".into(), engine.clone());
+        }
+        alone.extend(pair);
+        PlayerFile::deserialize(alone).map(drop)
+    };
+    if let Err(e) = with_engine(None) {
+        found.check::<()>(Err(err(key("engine"), e.message())));
+        return;
+    }
+    for (name, value) in table.into_iter().filter(|(k, _)| k != "engine") {
+        found.check(
+            with_engine(Some((name.clone(), value))).map_err(|e| err(key(&name), e.message())),
+        );
+    }
 }
 
 fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
@@ -565,6 +630,30 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.key, "openings");
+    }
+
+    #[test]
+    fn every_unknown_or_mistyped_key_is_named_at_once() {
+        let table: toml::Table = "games = \"ten\"\nseeds = 3\n[[players]]\nengine = \"builtin\"\npath = \"x\"\nname = \"a\"\n[[players]]\nengine = \"uci\"\npath = \"y\"\nparams = \"p\"\nbench = \"many\"\n"
+            .parse()
+            .unwrap();
+        let e = match_file_of(table).unwrap_err();
+        let keys: Vec<&str> = e.all().map(|(k, _)| k).collect();
+        assert_eq!(
+            keys,
+            [
+                "games",
+                "players[0].path",
+                "players[1].bench",
+                "players[1].params",
+                "seeds"
+            ],
+            "{e}"
+        );
+        assert!(e.to_string().contains("unknown field `path`"), "{e}");
+        let table: toml::Table = "[[players]]\nname = \"a\"\n".parse().unwrap();
+        let e = match_file_of(table).unwrap_err();
+        assert_eq!(e.key, "players[0].engine", "{e}");
     }
 
     #[test]

@@ -16,7 +16,7 @@
 use crate::campaign::inputs::Inputs;
 use crate::campaign::spsa_list::param_list;
 use crate::ids::CampaignId;
-use ajaxlab_arena::config::Gathered;
+use ajaxlab_arena::config::{Gathered, match_file_of};
 use ajaxlab_arena::config::{ImbalanceFile, PlayerFile};
 use ajaxlab_arena::limits::check;
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
@@ -271,9 +271,7 @@ fn parse_table(
         return Err(found.into_error(|| err("campaign", "not valid")));
     };
     found.finish()?;
-    let file: MatchFile = toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| err("campaign file", e.to_string()))?;
+    let file: MatchFile = match_file_of(table)?;
     let spec = |name: CampaignId, kind: CampaignKind, built: Built| CampaignSpec {
         name,
         priority: campaign.priority,
