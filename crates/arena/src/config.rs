@@ -582,14 +582,18 @@ fn openings_of(
     Ok(openings)
 }
 
+/// The match of a file's text with flags, for tests (a text that is not
+/// a match file is an error of key `file`).
+#[cfg(test)]
+pub(crate) fn build_text(toml_text: &str, o: Overrides) -> Result<MatchConfig, ConfigError> {
+    let file: MatchFile = toml::from_str(toml_text).map_err(|e| err("file", e.to_string()))?;
+    MatchConfig::build(file, o)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::build_text as build;
     use super::*;
-
-    fn build(toml_text: &str, o: Overrides) -> Result<MatchConfig, ConfigError> {
-        let file: MatchFile = toml::from_str(toml_text).map_err(|e| err("file", e.to_string()))?;
-        MatchConfig::build(file, o)
-    }
 
     #[test]
     fn errors_name_the_key() {

@@ -117,13 +117,8 @@ impl MatchFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::MatchConfig;
+    use crate::config::{MatchConfig, build_text as build};
     use crate::tc::TimeControl;
-
-    fn build(toml_text: &str, o: Overrides) -> Result<MatchConfig, ConfigError> {
-        let file: MatchFile = toml::from_str(toml_text).map_err(|e| err("file", e.to_string()))?;
-        MatchConfig::build(file, o)
-    }
 
     #[test]
     fn flags_override_the_file() {
