@@ -15,7 +15,7 @@
 //!   client and a worker's cache;
 //! - [`coordinator`]: the state (units, leases, counting, the kinds'
 //!   tests and tunes) and, in `coordinator::serve`, the process that serves
-//!   it (gRPC, the status page, its file and flags);
+//!   it (gRPC, the web UI, its file and flags);
 //! - [`worker`]: plays the units it leases;
 //! - [`operator`]: the operator's requests (`campaign create`, `list`, …);
 //! - [`local`], [`loadgen`]: a coordinator and its workers in one process

@@ -127,7 +127,7 @@ max_plies = 40
     assert_eq!((wire.elo0, wire.elo1), (-1.75, 0.25));
     assert_eq!(wire.elo_model, v1::EloModel::Normalized as i32);
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let html = runtime.block_on(fetch_status_page(Arc::clone(&c), "/"));
+    let html = runtime.block_on(fetch_status_page(Arc::clone(&c), "/campaigns/capped"));
     assert!(
         html.contains("SPRT &lt;-1.75, 0.25&gt; normalized Elo")
             && html.contains(fishtest)

@@ -40,8 +40,9 @@ async fn serve(coordinator: Arc<Coordinator>) -> (SocketAddr, SocketAddr) {
         LIMITS,
         std::future::pending(),
     ));
-    tokio::spawn(ajaxlab_cluster::coordinator::serve::status::serve_http(
+    tokio::spawn(ajaxlab_cluster::coordinator::serve::web::serve_http(
         coordinator,
+        ajaxlab_cluster::coordinator::serve::web::ReadAccess::Anyone,
         http,
         LIMITS,
         std::future::pending(),

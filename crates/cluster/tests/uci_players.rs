@@ -397,8 +397,8 @@ fn failing_worker(tag: &str, engine: &[u8], extra: &str) -> FailedWorker {
         stop_worker.stop();
         worker.await.unwrap().unwrap();
         served.stop().await;
-        // The status page names the worker and why.
-        let html = fetch_status_page(Arc::clone(&c), "/").await;
+        // The campaign's page names the worker and why.
+        let html = fetch_status_page(Arc::clone(&c), "/campaigns/two").await;
         let failure = &c.engine_failures(&campaign_id("two")).unwrap()[0];
         assert!(
             html.contains(&format!(

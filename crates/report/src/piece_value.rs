@@ -12,8 +12,8 @@ use crate::table::Table;
 use crate::{fmt_plots, stem};
 use ajaxlab_rules::{Color, MAX_KINDS, PieceKind, Variant};
 use ajaxlab_stats::{
-    Dispersion, EloEstimate, GameScore, Interval, NormalEstimate, Pentanomial, RatioEstimate,
-    RegressionError, Z_95, logistic_regression, ratio,
+    Dispersion, EloEstimate, GameScore, Interval, Pentanomial, RatioEstimate, RegressionError,
+    Z_95, logistic_regression, ratio,
 };
 use ajaxlab_store::RunKind;
 use std::fmt;
@@ -127,12 +127,12 @@ pub(crate) fn report(run: &Run, out: &Path) -> Result<PieceValueReport, ReportEr
     let calibration = parts
         .iter()
         .find(|p| p.calibration)
-        .and_then(|p| p.elo.map(|e| normal(-e.elo, &e)));
+        .and_then(|p| p.elo.map(|e| e.as_normal(-e.elo)));
     if let Some(pawn) = calibration {
         for part in parts.iter_mut().filter(|p| !p.calibration) {
             part.value = part
                 .elo
-                .and_then(|e| ratio(normal(e.elo, &e), pawn, 0.0, Z_95).ok());
+                .and_then(|e| ratio(e.as_normal(e.elo), pawn, 0.0, Z_95).ok());
         }
     }
     let regression = regress(&run.files)?;
@@ -147,16 +147,6 @@ pub(crate) fn report(run: &Run, out: &Path) -> Result<PieceValueReport, ReportEr
         regression,
         plots,
     })
-}
-
-/// An Elo estimate as a normal estimate: its standard error is the half
-/// width of its 95% interval over z (the delta method in score space).
-fn normal(value: f64, e: &EloEstimate) -> NormalEstimate {
-    let se = e.interval.half_width() / Z_95;
-    NormalEstimate {
-        value,
-        variance: se * se,
-    }
 }
 
 /// Fits White's score on the material differences of every game.

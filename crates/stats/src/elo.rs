@@ -75,6 +75,21 @@ pub struct EloEstimate {
     pub los: f64,
 }
 
+impl EloEstimate {
+    /// `value` with this estimate's standard error (the half width of its
+    /// 95% interval over z), as [`crate::ratio`] takes it: `value` is the
+    /// estimate itself, or its negation for a measurement taken the other
+    /// way round (the pawn a side gives in a piece-value calibration).
+    #[must_use]
+    pub fn as_normal(&self, value: f64) -> crate::NormalEstimate {
+        let se = self.interval.half_width() / crate::Z_95;
+        crate::NormalEstimate {
+            value,
+            variance: se * se,
+        }
+    }
+}
+
 /// A normalized Elo estimate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NeloEstimate {

@@ -40,7 +40,7 @@ pub(crate) struct CoordinatorArgs {
     /// State directory (default ./coordinator).
     #[arg(long)]
     state_dir: Option<PathBuf>,
-    /// Address of the status page and /metrics (default 0.0.0.0:8080).
+    /// Address of the web UI, /api and /metrics (default 0.0.0.0:8080).
     #[arg(long)]
     http_listen: Option<SocketAddr>,
     /// Read every counted games file in full (SHA-256, size, games)
@@ -89,7 +89,7 @@ pub(crate) struct WorkerArgs {
     /// Games at once (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Name on the status page (default: the host name).
+    /// Name on the web UI (default: the host name).
     #[arg(long)]
     name: Option<String>,
     /// CA certificate (PEM) to trust for an https:// coordinator.
@@ -258,12 +258,12 @@ enum CampaignAction {
         #[command(flatten)]
         remote: RemoteArgs,
     },
-    /// Count a worker's games out of a campaign (e.g. one the status page
+    /// Count a worker's games out of a campaign (e.g. one the web UI
     /// flags as implausible): its units are played again by other workers.
     Exclude {
         /// Campaign id.
         id: CampaignId,
-        /// The worker's id, as on the status page.
+        /// The worker's id, as on the web UI.
         #[arg(long)]
         worker: WorkerId,
         #[command(flatten)]
@@ -324,10 +324,10 @@ pub(crate) fn coordinator(args: &CoordinatorArgs) -> anyhow::Result<ExitCode> {
             config.state_dir.display(),
             config.lease.as_secs()
         );
-        eprintln!("status page and metrics on http://{}/", bound.http_addr()?);
+        eprintln!("web UI and metrics on http://{}/", bound.http_addr()?);
         let limits = bound.limits();
         eprintln!(
-            "connections held at most: {} gRPC, {} status page; a peer silent for {} s is closed",
+            "connections held at most: {} gRPC, {} web UI; a peer silent for {} s is closed",
             limits.grpc,
             limits.http,
             limits.silence.as_secs()

@@ -42,6 +42,11 @@ pub struct CampaignView {
     pub sprt: Option<SprtView>,
     /// SPSA campaigns: each tuned parameter's current value.
     pub spsa: Vec<ParamValue>,
+    /// When it was created, Unix milliseconds.
+    pub created_ms: i64,
+    /// Who created it: the label of the operator's token, `local` for a
+    /// run on one machine, empty if not known.
+    pub created_by: String,
 }
 
 /// A tuned parameter and its current value θ.
@@ -167,6 +172,22 @@ impl Coordinator {
         sent: &[SentFile],
         shipped: &[Input],
     ) -> Result<Vec<CampaignView>, CoordinatorError> {
+        self.create_campaign_as("", toml_text, sent, shipped)
+    }
+
+    /// Creates a campaign as [`Coordinator::create_shipped_campaign`] does,
+    /// recording who created it (`by`: the label of the operator's token,
+    /// or `local`).
+    ///
+    /// # Errors
+    /// As [`Coordinator::create_shipped_campaign`].
+    pub fn create_campaign_as(
+        &self,
+        by: &str,
+        toml_text: &str,
+        sent: &[SentFile],
+        shipped: &[Input],
+    ) -> Result<Vec<CampaignView>, CoordinatorError> {
         if toml_text.len() as u64 > ajaxlab_files::limits::CONFIG_FILE {
             return Err(CampaignError::File(ajaxlab_arena::ConfigError::new(
                 "campaign file",
@@ -176,7 +197,7 @@ impl Coordinator {
         }
         let inputs =
             Inputs::capture(toml_text, sent, &self.inputs_dir()).map_err(CampaignError::File)?;
-        let created = self.create_captured(toml_text, &inputs, shipped);
+        let created = self.create_captured(by, toml_text, &inputs, shipped);
         if created.is_err() {
             inputs.discard_created();
         }
@@ -186,6 +207,7 @@ impl Coordinator {
     /// Creates the campaigns of `toml_text` whose files are captured.
     fn create_captured(
         &self,
+        by: &str,
         toml_text: &str,
         inputs: &Inputs,
         shipped: &[Input],
@@ -218,6 +240,7 @@ impl Coordinator {
                         pairs_total: live.spec.config.pairs,
                         gate: build_gate(&live.spec, self.signature),
                         created_ms: now_ms(),
+                        created_by: by,
                     },
                 )?;
                 files::save(&tx, FileSet::Inputs, id, inputs.files())?;
@@ -292,6 +315,8 @@ impl Coordinator {
                         .collect()
                 })
                 .unwrap_or_default(),
+            created_ms: record.created_ms,
+            created_by: record.created_by,
         })
     }
 

@@ -99,7 +99,7 @@ pub const REGISTRATIONS_PER_MINUTE: u64 = 600;
 /// is served only if the id was registered under that very token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkerKey {
-    /// The issued id (`w-…`), as the status page shows it.
+    /// The issued id (`w-…`), as the web UI shows it.
     pub id: WorkerId,
     /// The token it registered with.
     pub token: TokenHash,

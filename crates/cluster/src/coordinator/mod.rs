@@ -12,7 +12,7 @@
 //! One job per file: `tokens` (who may do what), `campaigns` (creating,
 //! viewing and controlling campaigns), `leases` (workers, unit sizing,
 //! leases), `counting` (submissions, exactly-once counting, SPSA
-//! trajectories), `claims` (one submission of a unit at a time), `lock` (one coordinator per state directory), `exclude` (counting a worker out), `shipping` (the
+//! trajectories), `claims` (one submission of a unit at a time), `lock` (one coordinator per state directory), `exclude` (counting a worker out), [`operate`] (priority, re-admission, worker health), `shipping` (the
 //! artifacts a campaign's UCI players come with), `pgn` (an ended
 //! campaign's `games.pgn`), `verify` (the counted files checked), [`kinds`] (what each
 //! campaign kind adds), [`validate`] (checks of submitted games).
@@ -28,6 +28,7 @@ pub mod in_process;
 pub mod kinds;
 mod leases;
 mod lock;
+pub mod operate;
 pub mod outliers;
 mod pgn;
 mod play_totals;
@@ -41,6 +42,7 @@ mod verify;
 
 pub use crate::work::{Lease, Submitted};
 pub use ajaxlab_store::state::UnknownScope;
+pub use ajaxlab_store::state::WorkerHealth;
 pub use ajaxlab_store::state::{CampaignState, UnitState, UnknownCampaignState, UnknownUnitState};
 pub use campaigns::{CampaignView, ParamValue, SprtView};
 pub use counting::MAX_REJECTIONS;
@@ -53,7 +55,7 @@ pub use leases::{
 pub use lock::LOCK_FILE;
 pub use pgn::PGN_FILE;
 pub use spsa_final::{FINAL_OPTIONS, FINAL_SPSA, FINAL_TOML};
-pub use tokens::{Scope, TokenHash, issue_token_in, random_hex};
+pub use tokens::{Scope, TokenHash, TokenHolder, issue_token_in, random_hex};
 pub use verify::{FileCheck, QuarantineOutcome, Quarantined, QuarantinedFile};
 
 use crate::artifacts::{ArtifactStore, DEFAULT_ARTIFACT_LIMIT};

@@ -1,5 +1,5 @@
 //! How an SPRT's standing reads: the same words on the live line of
-//! `ajaxlab campaign run`, the status page and `ajaxlab campaign list`
+//! `ajaxlab campaign run`, the web UI and `ajaxlab campaign list`
 //! (the hypotheses and the LLR are `ajaxlab_stats`'s texts, shared with
 //! `ajaxlab match --sprt`).
 
@@ -45,7 +45,7 @@ pub fn sprt_state(s: SprtStanding) -> String {
     }
 }
 
-/// A verdict as the status page's JSON writes it: `H1 accepted`, `H0
+/// A verdict as the web UI's JSON writes it: `H1 accepted`, `H0
 /// accepted`, or empty while no bound is crossed.
 pub fn short_verdict(verdict: Status) -> &'static str {
     match verdict {

@@ -6,7 +6,7 @@
 
 use super::error::{StorageError, file_error};
 use super::{Coordinator, CoordinatorError, now_ms};
-pub use ajaxlab_store::state::{Scope, TokenHash};
+pub use ajaxlab_store::state::{Scope, TokenHash, TokenHolder};
 use ajaxlab_store::state::{schema, tokens};
 use rusqlite::Connection;
 use std::io::Read;
@@ -64,6 +64,15 @@ impl Coordinator {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(hash, scope);
         Ok(token)
+    }
+
+    /// Who holds a presented token (its scope and label), if it is known:
+    /// for signing in and for saying who did what, not on the hot path.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn token_holder(&self, token: &str) -> Result<Option<TokenHolder>, CoordinatorError> {
+        Ok(tokens::holder(&self.db(), &TokenHash::of(token))?)
     }
 
     /// The scope of a presented token, if it is known. Tokens issued by

@@ -169,7 +169,7 @@ fn hold(coordinator: &Coordinator, campaign: &CampaignDraft, dir: &Path) -> Resu
         Err(CoordinatorError::Campaign(CampaignError::Unknown(_))) => {
             let shipped = store_engines(&campaign.shipped, coordinator.artifacts())
                 .map_err(|e| LocalError::Config(format!("{origin}: {e}")))?;
-            coordinator.create_shipped_campaign(text, &campaign.sent, &shipped)?;
+            coordinator.create_campaign_as("local", text, &campaign.sent, &shipped)?;
             Ok(())
         }
         Err(e) => Err(e.into()),

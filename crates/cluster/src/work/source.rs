@@ -16,7 +16,7 @@ use std::time::Duration;
 /// What a worker tells the coordinator about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Registration {
-    /// Its name on the status page.
+    /// Its name on the web UI.
     pub name: String,
     /// Its build's version.
     pub version: String,

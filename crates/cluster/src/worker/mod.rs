@@ -35,7 +35,7 @@ pub struct WorkerConfig {
     pub remote: Remote,
     /// Games at once.
     pub threads: usize,
-    /// Name on the status page.
+    /// Name on the web UI.
     pub name: String,
     /// Where fetched engines are cached (made when the first is fetched).
     pub cache_dir: PathBuf,
@@ -50,7 +50,7 @@ pub struct WorkerConfig {
 pub struct Player {
     /// Games at once.
     pub threads: usize,
-    /// Name on the status page.
+    /// Name on the web UI.
     pub name: String,
     /// Where fetched engines and filled templates are cached.
     pub cache_dir: PathBuf,

@@ -140,8 +140,9 @@ pub(crate) fn play(unit: &v1::WorkUnit) -> Vec<v1::GameRecord> {
 pub(crate) async fn fetch_status_page(coordinator: Arc<Coordinator>, path: &str) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let page = tokio::spawn(ajaxlab_cluster::coordinator::serve::status::serve_http(
+    let page = tokio::spawn(ajaxlab_cluster::coordinator::serve::web::serve_http(
         coordinator,
+        ajaxlab_cluster::coordinator::serve::web::ReadAccess::Anyone,
         listener,
         ajaxlab_cluster::coordinator::serve::connections::ConnectionLimits::default(),
         std::future::pending(),

@@ -23,6 +23,9 @@ pub struct NewCampaign<'a> {
     pub gate: BuildGate,
     /// When it was created, Unix milliseconds.
     pub created_ms: i64,
+    /// Who created it: the label of the operator's token, or what ran it
+    /// (`local` for `campaign run` and `match`).
+    pub created_by: &'a str,
 }
 
 /// Which workers' builds may play a campaign.
@@ -60,6 +63,10 @@ pub struct CampaignRecord {
     pub pentanomial: Pentanomial,
     /// White's game results over its counted units.
     pub white: Trinomial,
+    /// When it was created, Unix milliseconds.
+    pub created_ms: i64,
+    /// Who created it (empty for campaigns created before this was kept).
+    pub created_by: String,
 }
 
 /// A stored campaign's id and file, as a coordinator rebuilds it.
@@ -88,8 +95,8 @@ pub fn exists(db: &Connection, id: &CampaignId) -> rusqlite::Result<bool> {
 /// SQLite's (an id stored before included).
 pub fn insert(db: &Connection, campaign: &NewCampaign<'_>) -> rusqlite::Result<()> {
     db.execute(
-        "insert into campaigns (id, config_toml, state, priority, pairs_total, next_pair, signature, created_ms)
-         values (?1, ?2, ?7, ?3, ?4, 0, ?5, ?6)",
+        "insert into campaigns (id, config_toml, state, priority, pairs_total, next_pair, signature, created_ms, created_by)
+         values (?1, ?2, ?7, ?3, ?4, 0, ?5, ?6, ?8)",
         params![
             campaign.id,
             campaign.config_toml,
@@ -97,7 +104,8 @@ pub fn insert(db: &Connection, campaign: &NewCampaign<'_>) -> rusqlite::Result<(
             stored(campaign.pairs_total),
             campaign.gate.stored(),
             campaign.created_ms,
-            CampaignState::Running.as_str()
+            CampaignState::Running.as_str(),
+            campaign.created_by
         ],
     )?;
     Ok(())
@@ -110,7 +118,7 @@ pub fn insert(db: &Connection, campaign: &NewCampaign<'_>) -> rusqlite::Result<(
 pub fn record(db: &Connection, id: &CampaignId) -> rusqlite::Result<Option<CampaignRecord>> {
     db.query_row(
         "select state, priority, pairs_total, ll, ld, dd, wd, ww,
-                white_wins, white_draws, white_losses, rowid
+                white_wins, white_draws, white_losses, created_ms, created_by, rowid
          from campaigns where id = ?1",
         [id],
         |r| {
@@ -121,6 +129,8 @@ pub fn record(db: &Connection, id: &CampaignId) -> rusqlite::Result<Option<Campa
                 pairs_total: n(2)?,
                 pentanomial: Pentanomial([n(3)?, n(4)?, n(5)?, n(6)?, n(7)?]),
                 white: Trinomial::new(n(10)?, n(9)?, n(8)?),
+                created_ms: r.get(11)?,
+                created_by: r.get(12)?,
             })
         },
     )
@@ -203,6 +213,18 @@ pub fn set_state(db: &Connection, id: &CampaignId, state: CampaignState) -> rusq
     db.execute(
         "update campaigns set state = ?2 where id = ?1",
         params![id, state.as_str()],
+    )?;
+    Ok(())
+}
+
+/// Sets campaign `id`'s priority (its share of the workers).
+///
+/// # Errors
+/// SQLite's.
+pub fn set_priority(db: &Connection, id: &CampaignId, priority: u32) -> rusqlite::Result<()> {
+    db.execute(
+        "update campaigns set priority = ?2 where id = ?1",
+        params![id, priority],
     )?;
     Ok(())
 }
@@ -324,6 +346,7 @@ mod tests {
             pairs_total: 10,
             gate: BuildGate::Signature(u64::MAX),
             created_ms,
+            created_by: "test",
         }
     }
 
@@ -352,8 +375,12 @@ mod tests {
                 pairs_total: 10,
                 pentanomial: Pentanomial::default(),
                 white: Trinomial::default(),
+                created_ms: 1,
+                created_by: "test".into(),
             })
         );
+        set_priority(&db, &a, 7)?;
+        assert_eq!(record(&db, &a)?.map(|r| r.priority), Some(7));
         let signature: i64 =
             db.query_row("select signature from campaigns where id = ?1", [&a], |r| {
                 r.get(0)

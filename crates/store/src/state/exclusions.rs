@@ -119,6 +119,41 @@ pub fn counted_units_of(
     rows.collect()
 }
 
+/// Admits token `token`'s workers to `campaign` again (and `worker`, for
+/// a worker registered before workers were bound to tokens): they get its
+/// units from now on. The games counted out stay out; they were played
+/// again by others. How many workers were excluded before.
+///
+/// # Errors
+/// SQLite's.
+pub fn readmit(
+    db: &Connection,
+    campaign: &CampaignId,
+    token: &TokenHash,
+    worker: &WorkerId,
+) -> rusqlite::Result<u64> {
+    db.execute(
+        "delete from excluded_tokens where campaign_id = ?1 and token_hash = ?2",
+        params![campaign, token],
+    )?;
+    let workers = db.execute(
+        &format!("delete from exclusions where campaign_id = ?1 and worker_id in ({SAME_TOKEN})"),
+        params![campaign, token, worker],
+    )?;
+    Ok(u64::try_from(workers).unwrap_or(u64::MAX))
+}
+
+/// The workers excluded from `campaign`, in the order excluded.
+///
+/// # Errors
+/// SQLite's; a [`super::RowError`] for an id that does not read.
+pub fn of_campaign(db: &Connection, campaign: &CampaignId) -> rusqlite::Result<Vec<WorkerId>> {
+    let mut stmt = db
+        .prepare("select worker_id, rowid from exclusions where campaign_id = ?1 order by rowid")?;
+    let rows = stmt.query_map([campaign], |r| parsed(r, 0, "exclusions", "worker_id"))?;
+    rows.collect()
+}
+
 /// Every excluded worker, in the order excluded.
 ///
 /// # Errors
@@ -228,8 +263,16 @@ mod tests {
             }]
         );
         let excluded: Vec<WorkerId> = all(&db)?.into_iter().map(|e| e.worker).collect();
-        assert_eq!(excluded, [a, b]);
+        assert_eq!(excluded, [a.clone(), b.clone()]);
+        assert_eq!(of_campaign(&db, &campaign)?, [a.clone(), b.clone()]);
         assert!(!is_excluded(&db, &campaign, &c)?);
+        assert_eq!(readmit(&db, &campaign, &shared, &a)?, 2, "with its token");
+        assert!(!is_excluded(&db, &campaign, &b)?);
+        assert!(of_campaign(&db, &campaign)?.is_empty());
+        assert!(
+            exclude_token(&db, &campaign, &shared, 3)?,
+            "may be excluded again"
+        );
         Ok(())
     }
 

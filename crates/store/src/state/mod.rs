@@ -42,9 +42,9 @@ pub use files::{FileSet, Input};
 pub use results::{CountedFile, CountedResult, GamesFileRecord, UnitPlay};
 pub use row::RowError;
 pub use spsa_history::SpsaSnapshot;
-pub use tokens::{Scope, StoredToken, TokenHash, UnknownScope};
+pub use tokens::{Scope, StoredToken, TokenHash, TokenHolder, UnknownScope};
 pub use unit_state::{UnitState, UnknownUnitState};
 pub use units::{
     FreeUnit, HeldUnit, LeaseCandidate, LeaseGrant, NewUnit, PendingUnit, UnitCount, UnitStatus,
 };
-pub use workers::{EngineFailure, NewWorker, WorkerInfo, WorkerPace};
+pub use workers::{EngineFailure, NewWorker, WorkerHealth, WorkerInfo, WorkerPace};

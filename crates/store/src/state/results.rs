@@ -295,6 +295,24 @@ pub fn running_totals(
     Ok(out)
 }
 
+/// Pairs of `campaign` counted at or after `since_ms`, and the time of the
+/// first of those units (`None` if there is none): its recent pace.
+///
+/// # Errors
+/// SQLite's.
+pub fn pairs_since(
+    db: &Connection,
+    campaign: &CampaignId,
+    since_ms: i64,
+) -> rusqlite::Result<(u64, Option<i64>)> {
+    db.query_row(
+        "select coalesce(sum(ll + ld + dd + wd + ww), 0), min(done_ms) from results
+         where campaign_id = ?1 and done_ms >= ?2",
+        params![campaign, since_ms],
+        |r| Ok((super::row::count(r.get(0)?), r.get(1)?)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,6 +60,7 @@ fn make_tables(db: &Connection) -> Result<(), rusqlite::Error> {
         // -1: counted before they were recorded, left out of the checks.
         ("results", "failures", "integer not null default -1"),
         ("results", "plies", "integer not null default -1"),
+        ("campaigns", "created_by", "text not null default ''"),
     ] {
         let present: bool = db.query_row(
             &format!("select count(*) from pragma_table_info('{table}') where name = ?1"),

@@ -127,6 +127,32 @@ pub fn scope_of(db: &Connection, hash: &TokenHash) -> rusqlite::Result<Option<Sc
     Ok(stored.and_then(|s| s.parse().ok()))
 }
 
+/// Who holds a token: its scope and the label it was issued with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenHolder {
+    /// What it may do.
+    pub scope: Scope,
+    /// The label given when it was issued (`ajaxlab token --label`).
+    pub label: String,
+}
+
+/// The holder of the token of `hash`, if it is stored (with a scope this
+/// build knows).
+///
+/// # Errors
+/// SQLite's.
+pub fn holder(db: &Connection, hash: &TokenHash) -> rusqlite::Result<Option<TokenHolder>> {
+    let stored: Option<(String, String)> = db
+        .query_row(
+            "select scope, label from tokens where hash = ?1",
+            [hash],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    Ok(stored
+        .and_then(|(scope, label)| scope.parse().ok().map(|scope| TokenHolder { scope, label })))
+}
+
 /// Every stored token whose scope this build knows.
 ///
 /// # Errors
@@ -179,6 +205,14 @@ mod tests {
         )?;
         assert_eq!(scope_of(&db, &worker)?, Some(Scope::Worker));
         assert_eq!(scope_of(&db, &TokenHash::of("x"))?, None);
+        assert_eq!(
+            holder(&db, &operator)?,
+            Some(TokenHolder {
+                scope: Scope::Operator,
+                label: "me".into()
+            })
+        );
+        assert_eq!(holder(&db, &TokenHash::stored("odd".into()))?, None);
         let mut stored: Vec<_> = all(&db)?.into_iter().map(|t| t.scope).collect();
         stored.sort_by_key(|s| s.as_str());
         assert_eq!(

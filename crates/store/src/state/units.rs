@@ -451,6 +451,7 @@ mod tests {
             pairs_total: 100,
             gate,
             created_ms: 0,
+            created_by: "test",
         };
         campaigns::insert(db, &new).unwrap_or_else(|e| panic!("{name}: {e}"));
         id

@@ -161,6 +161,83 @@ pub fn all(db: &Connection) -> rusqlite::Result<Vec<WorkerInfo>> {
     rows.collect()
 }
 
+/// A registered worker and how it has been doing, for the operator's
+/// workers page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkerHealth {
+    /// Who it is.
+    pub info: WorkerInfo,
+    /// When it registered, Unix milliseconds.
+    pub registered_ms: i64,
+    /// Its latest contact: registering, leasing a unit or having one
+    /// counted, Unix milliseconds.
+    pub last_contact_ms: i64,
+    /// Units it holds now.
+    pub units_held: u64,
+    /// Units of it counted since the window's start.
+    pub units_recent: u64,
+    /// Pairs in those units.
+    pub pairs_recent: u64,
+    /// Submissions refused under its token, every campaign.
+    pub refusals: u64,
+    /// Campaigns that exclude its token.
+    pub excluded_from: u64,
+    /// Its pace over its last counted unit, pairs a minute.
+    pub pairs_per_minute: f64,
+}
+
+/// Every registered worker's health, in the order they registered; the
+/// recent counts are of units counted at or after `since_ms`. One pass
+/// over each table, whatever the number of workers.
+///
+/// # Errors
+/// SQLite's; a [`super::RowError`] for a stored id that is no worker id.
+pub fn health(db: &Connection, since_ms: i64) -> rusqlite::Result<Vec<WorkerHealth>> {
+    let mut stmt = db.prepare(
+        "with leased as (
+             select worker_id, max(leased_ms) at_ms, sum(state = 'leased') held
+             from units where worker_id != '' group by worker_id),
+         done as (
+             select worker_id, max(done_ms) at_ms, sum(done_ms >= ?1) units,
+                    sum(case when done_ms >= ?1 then ll + ld + dd + wd + ww else 0 end) pairs
+             from results group by worker_id),
+         refused as (select token_hash, count(*) n from rejections group by token_hash),
+         excluded as (select token_hash, count(*) n from excluded_tokens group by token_hash)
+         select w.id, w.name, w.version, w.cores, w.registered_ms,
+                max(w.registered_ms, coalesce(l.at_ms, 0), coalesce(d.at_ms, 0)),
+                coalesce(l.held, 0), coalesce(d.units, 0), coalesce(d.pairs, 0),
+                case when w.token_hash = '' then 0 else coalesce(f.n, 0) end,
+                case when w.token_hash = '' then 0 else coalesce(x.n, 0) end,
+                w.pairs_per_minute, w.rowid
+         from workers w
+         left join leased l on l.worker_id = w.id
+         left join done d on d.worker_id = w.id
+         left join refused f on f.token_hash = w.token_hash
+         left join excluded x on x.token_hash = w.token_hash
+         order by w.registered_ms, w.rowid",
+    )?;
+    let rows = stmt.query_map([since_ms], |r| {
+        let n = |i: usize| r.get::<_, i64>(i).map(super::row::count);
+        Ok(WorkerHealth {
+            info: WorkerInfo {
+                id: parsed(r, 0, "workers", "id")?,
+                name: r.get(1)?,
+                version: r.get(2)?,
+                cores: r.get(3)?,
+            },
+            registered_ms: r.get(4)?,
+            last_contact_ms: r.get(5)?,
+            units_held: n(6)?,
+            units_recent: n(7)?,
+            pairs_recent: n(8)?,
+            refusals: n(9)?,
+            excluded_from: n(10)?,
+            pairs_per_minute: r.get(11)?,
+        })
+    })?;
+    rows.collect()
+}
+
 /// Records that `worker` cannot start an engine of `campaign` (the
 /// latest reason replaces an earlier one).
 ///
@@ -237,6 +314,50 @@ mod tests {
         let listed = all(&db)?;
         assert_eq!(listed.len(), 1);
         assert_eq!((listed[0].name.as_str(), listed[0].cores), ("host", 1));
+        Ok(())
+    }
+
+    #[test]
+    fn a_worker_s_health_counts_its_units_refusals_and_exclusions()
+    -> Result<(), Box<dyn std::error::Error>> {
+        let db = schema::open_in_memory()?;
+        let (id, token) = (WorkerId::issue("0123456789ab"), TokenHash::of("t"));
+        let worker = NewWorker {
+            id: &id,
+            name: "host",
+            version: "0.1.0",
+            cores: 4,
+            signature: 1,
+            token: &token,
+            registered_ms: 1_000,
+        };
+        insert(&db, &worker)?;
+        let fresh = health(&db, 0)?;
+        assert_eq!(fresh.len(), 1);
+        assert_eq!(
+            (
+                fresh[0].last_contact_ms,
+                fresh[0].units_held,
+                fresh[0].refusals
+            ),
+            (1_000, 0, 0)
+        );
+        db.execute_batch(&format!(
+            "insert into units (id, campaign_id, first_pair, pair_count, state, lease_token, worker_id, deadline_ms, leased_ms)
+               values ('c-0', 'c', 0, 2, 'leased', 'x', '{id}', 0, 5000);
+             insert into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms)
+               values ('c-2', 'c', '{id}', 0, 1, 1, 1, 0, 3000), ('c-4', 'c', '{id}', 0, 0, 2, 0, 0, 9000);
+             insert into rejections values ('c', 'c-6', '{hash}', 1), ('d', 'd-0', '{hash}', 2);
+             insert into excluded_tokens values ('d', '{hash}', 3);",
+            hash = token.as_str()
+        ))?;
+        let seen = &health(&db, 4_000)?[0];
+        assert_eq!(seen.last_contact_ms, 9_000, "its latest counted unit");
+        assert_eq!(
+            (seen.units_held, seen.units_recent, seen.pairs_recent),
+            (1, 1, 2)
+        );
+        assert_eq!((seen.refusals, seen.excluded_from), (2, 1));
         Ok(())
     }
 

@@ -1,8 +1,8 @@
 //! Accepting connections within limits, so that no listener can take what
 //! another needs: a peer that connects and says nothing is dropped after a
-//! deadline, and the status page and the gRPC services each hold at most
+//! deadline, and the web UI and the gRPC services each hold at most
 //! their own number of connections, both inside the process's descriptor
-//! limit. Without this, 1,100 silent connections to the status page (no
+//! limit. Without this, 1,100 silent connections to the web UI (no
 //! login needed) used every descriptor and workers could not register.
 
 use std::io;
@@ -42,7 +42,7 @@ const RESERVED_DESCRIPTORS: u64 = 256;
 const MIN_GRPC_CONNECTIONS: usize = 64;
 
 impl Default for ConnectionLimits {
-    /// The status page's share of a coordinator with the common soft limit
+    /// The web UI's share of a coordinator with the common soft limit
     /// of 1,024 descriptors.
     fn default() -> ConnectionLimits {
         ConnectionLimits {
@@ -56,7 +56,7 @@ impl Default for ConnectionLimits {
 
 impl ConnectionLimits {
     /// The limits for this process: its soft descriptor limit raised to the
-    /// hard one (as Go's runtime and most servers do), the status page's
+    /// hard one (as Go's runtime and most servers do), the web UI's
     /// share and a reserve for files taken off, the rest for gRPC.
     pub fn for_this_process() -> ConnectionLimits {
         let descriptors = raise_descriptor_limit();

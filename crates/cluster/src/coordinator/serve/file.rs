@@ -4,6 +4,7 @@
 //! [`CoordinatorSettings`] only through [`parse_coordinator_file`], which
 //! names the key of every fault at once.
 
+use crate::coordinator::serve::web::ReadAccess;
 use ajaxlab_arena::ConfigError;
 use ajaxlab_arena::limits::check;
 use serde::Deserialize;
@@ -27,7 +28,7 @@ pub struct CoordinatorFile {
     pub lease_seconds: Option<u64>,
     /// Seconds of play a unit is sized to on the worker that asks (default 180).
     pub unit_seconds: Option<u64>,
-    /// Address of the status page and /metrics.
+    /// Address of the web UI and /metrics.
     pub http_listen: Option<SocketAddr>,
     /// TLS certificate chain (PEM); with tls_key, gRPC is served over TLS.
     pub tls_cert: Option<PathBuf>,
@@ -35,6 +36,8 @@ pub struct CoordinatorFile {
     pub tls_key: Option<PathBuf>,
     /// Largest engine artifact taken, MiB (default 256).
     pub max_artifact_mb: Option<u64>,
+    /// Who may read the web UI: "anyone" (the default) or "operators".
+    pub web_read: Option<String>,
 }
 
 /// `lease_seconds`: how long a lease lasts unrenewed.
@@ -69,12 +72,14 @@ pub struct CoordinatorSettings {
     pub lease: Duration,
     /// The play a unit is sized to, if set.
     pub unit_duration: Option<Duration>,
-    /// Address of the status page and /metrics.
+    /// Address of the web UI and /metrics.
     pub http_listen: Option<SocketAddr>,
     /// Serve gRPC over TLS with these files.
     pub tls: Option<TlsFiles>,
     /// Largest engine artifact taken, bytes, if set.
     pub artifact_limit: Option<u64>,
+    /// Who may read the web UI.
+    pub web_read: ReadAccess,
 }
 
 impl Default for CoordinatorSettings {
@@ -87,6 +92,7 @@ impl Default for CoordinatorSettings {
             http_listen: None,
             tls: None,
             artifact_limit: None,
+            web_read: ReadAccess::Anyone,
         }
     }
 }
@@ -122,6 +128,15 @@ impl TryFrom<CoordinatorFile> for CoordinatorSettings {
         let lease = in_range("lease_seconds", file.lease_seconds, &LEASE_SECONDS);
         let unit = in_range("unit_seconds", file.unit_seconds, &UNIT_SECONDS);
         let artifact_mb = in_range("max_artifact_mb", file.max_artifact_mb, &MAX_ARTIFACT_MB);
+        let web_read = file
+            .web_read
+            .as_deref()
+            .map(|text| {
+                text.parse::<ReadAccess>()
+                    .map_err(|e| violations.push(ConfigError::new("web_read", e)))
+                    .unwrap_or_default()
+            })
+            .unwrap_or_default();
         let tls = match (file.tls_cert, file.tls_key) {
             (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
             (None, None) => None,
@@ -145,6 +160,7 @@ impl TryFrom<CoordinatorFile> for CoordinatorSettings {
             http_listen: file.http_listen,
             tls,
             artifact_limit: artifact_mb.map(|mb| mb * 1024 * 1024),
+            web_read,
         })
     }
 }

@@ -47,7 +47,7 @@ pub async fn serve_router(
         let watched = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(e) = watched.await {
-                tracing::debug!("status page connection: {e}");
+                tracing::debug!("web UI connection: {e}");
             }
         });
     }
@@ -56,7 +56,7 @@ pub async fn serve_router(
         .await
         .is_err()
     {
-        tracing::debug!("status page connections still open after {DRAIN:?}; closing them");
+        tracing::debug!("web UI connections still open after {DRAIN:?}; closing them");
     }
     Ok(())
 }

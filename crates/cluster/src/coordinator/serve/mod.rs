@@ -1,5 +1,5 @@
 //! The coordinator as a process: its gRPC services (worker, operator,
-//! artifacts, health) and the status page, each port under connection
+//! artifacts, health) and the web UI, each port under connection
 //! limits, started from the coordinator file and flags.
 
 pub mod artifacts;
@@ -9,4 +9,4 @@ pub mod grpc;
 pub mod http;
 pub mod run;
 pub mod services;
-pub mod status;
+pub mod web;

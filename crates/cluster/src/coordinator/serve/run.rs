@@ -1,7 +1,7 @@
 //! A coordinator process (`ajaxlab coordinator`): its configuration, made
 //! once from the coordinator file and the command line's flags, and its
 //! run: the state opened, both addresses bound, then the gRPC services and
-//! the status page served until one shutdown stops both.
+//! the web UI served until one shutdown stops both.
 
 use crate::coordinator::serve::connections::ConnectionLimits;
 use crate::coordinator::serve::file::{
@@ -20,7 +20,7 @@ use tokio::net::TcpListener;
 /// Where the gRPC services listen unless told otherwise.
 pub const DEFAULT_LISTEN: SocketAddr =
     SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 50051));
-/// Where the status page and `/metrics` listen unless told otherwise.
+/// Where the web UI and `/metrics` listen unless told otherwise.
 pub const DEFAULT_HTTP_LISTEN: SocketAddr =
     SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 8080));
 /// The state directory unless told otherwise, relative to the working directory.
@@ -36,7 +36,7 @@ pub struct CoordinatorFlags {
     pub listen: Option<SocketAddr>,
     /// State directory.
     pub state_dir: Option<PathBuf>,
-    /// Address of the status page and `/metrics`.
+    /// Address of the web UI and `/metrics`.
     pub http_listen: Option<SocketAddr>,
 }
 
@@ -46,7 +46,7 @@ pub struct CoordinatorFlags {
 pub struct CoordinatorConfig {
     /// Address of the gRPC services.
     pub listen: SocketAddr,
-    /// Address of the status page and `/metrics`.
+    /// Address of the web UI and `/metrics`.
     pub http_listen: SocketAddr,
     /// Directory of the state and the games.
     pub state_dir: PathBuf,
@@ -58,6 +58,8 @@ pub struct CoordinatorConfig {
     pub artifact_limit: Option<u64>,
     /// Serve gRPC over TLS with this identity.
     pub tls: Option<TlsIdentity>,
+    /// Who may read the web UI.
+    pub web_read: crate::coordinator::serve::web::ReadAccess,
 }
 
 /// A coordinator's configuration that cannot be made.
@@ -156,6 +158,7 @@ impl CoordinatorConfig {
             unit_duration: settings.unit_duration,
             artifact_limit: settings.artifact_limit,
             tls,
+            web_read: settings.web_read,
         })
     }
 
@@ -197,8 +200,8 @@ pub enum RunError {
     /// The gRPC server.
     #[error(transparent)]
     Serve(#[from] tonic::transport::Error),
-    /// The status page's server.
-    #[error("status page: {0}")]
+    /// The web UI's server.
+    #[error("web UI: {0}")]
     StatusPage(std::io::Error),
 }
 
@@ -210,6 +213,7 @@ pub struct BoundCoordinator {
     http: TcpListener,
     tls: Option<TlsIdentity>,
     limits: ConnectionLimits,
+    web_read: crate::coordinator::serve::web::ReadAccess,
 }
 
 impl BoundCoordinator {
@@ -234,6 +238,7 @@ impl BoundCoordinator {
             http: bind(config.http_listen).await?,
             tls: config.tls.clone(),
             limits: ConnectionLimits::for_this_process(),
+            web_read: config.web_read,
         })
     }
 
@@ -245,7 +250,7 @@ impl BoundCoordinator {
         self.grpc.local_addr()
     }
 
-    /// The status page's address.
+    /// The web UI's address.
     ///
     /// # Errors
     /// What the operating system says.
@@ -268,8 +273,8 @@ impl BoundCoordinator {
         &self.coordinator
     }
 
-    /// Serves the gRPC services and the status page until `shutdown`
-    /// completes: the gRPC server waits for it, the status page for the
+    /// Serves the gRPC services and the web UI until `shutdown`
+    /// completes: the gRPC server waits for it, the web UI for the
     /// gRPC server's end.
     ///
     /// # Errors
@@ -277,8 +282,9 @@ impl BoundCoordinator {
     pub async fn serve(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), RunError> {
         let (stop_http, http_stopped) = tokio::sync::oneshot::channel::<()>();
         let limits = self.limits;
-        let status = tokio::spawn(crate::coordinator::serve::status::serve_http(
+        let status = tokio::spawn(crate::coordinator::serve::web::serve_http(
             Arc::clone(&self.coordinator),
+            self.web_read,
             self.http,
             limits,
             async move {

@@ -251,6 +251,9 @@ impl operator_server::Operator for OperatorService {
         &self,
         request: Request<v1::CreateCampaignRequest>,
     ) -> Result<Response<v1::ListCampaignsResponse>, Status> {
+        // Who creates it, as the interceptor admitted them (a service
+        // served without one, in-process, names nobody).
+        let token = bearer_token(request.metadata()).ok().map(str::to_owned);
         let r = request.into_inner();
         check_header(r.header.as_ref())?;
         let c = Arc::clone(&self.0);
@@ -264,8 +267,15 @@ impl operator_server::Operator for OperatorService {
             })
             .collect::<Vec<_>>();
         let sent: Vec<SentFile> = r.inputs.into_iter().map(SentFile::from).collect();
-        let views =
-            blocking(move || c.create_shipped_campaign(&r.config_toml, &sent, &shipped)).await?;
+        let views = blocking(move || {
+            let by = match token {
+                Some(token) => c.token_holder(&token)?.map(|h| h.label),
+                None => None,
+            };
+            let by = by.unwrap_or_default();
+            c.create_campaign_as(&by, &r.config_toml, &sent, &shipped)
+        })
+        .await?;
         Ok(Response::new(v1::ListCampaignsResponse {
             campaigns: views.iter().map(CampaignView::to_proto).collect(),
         }))

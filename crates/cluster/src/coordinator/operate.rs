@@ -1,0 +1,125 @@
+//! What an operator reads and changes beside a campaign's life: its match
+//! as validated, its priority, the workers it excludes and their
+//! re-admission, and every worker's health. The web UI's actions and
+//! pages stand on these; each change is logged with who made it.
+
+use super::error::{CampaignError, LeaseError};
+use super::{Coordinator, CoordinatorError, now_ms};
+use crate::campaign::{CampaignSpec, PRIORITY};
+use crate::ids::{CampaignId, WorkerId};
+use ajaxlab_store::state::{WorkerHealth, campaigns, exclusions, results, workers};
+
+/// The window of a worker's recent units on the workers page.
+pub const HEALTH_WINDOW_MS: i64 = 60 * 60 * 1000;
+
+/// The window a campaign's pace (and so its time left) is measured over.
+pub const PACE_WINDOW_MS: i64 = 10 * 60 * 1000;
+
+impl Coordinator {
+    /// The validated campaign `id` (players, variant, time control,
+    /// openings), if it is loaded: a campaign that could not be rebuilt at
+    /// start-up has only its file.
+    pub fn campaign_spec(&self, id: &CampaignId) -> Option<CampaignSpec> {
+        self.campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+            .map(|live| live.spec.clone())
+    }
+
+    /// Sets campaign `id`'s priority (its share of the workers); `by` says
+    /// who, for the log.
+    ///
+    /// # Errors
+    /// `NotFound`; `InvalidArgument` for a priority outside
+    /// [`PRIORITY`]; `FailedPrecondition` for a campaign that is over.
+    pub fn set_priority(
+        &self,
+        id: &CampaignId,
+        priority: u32,
+        by: &str,
+    ) -> Result<super::CampaignView, CoordinatorError> {
+        if !PRIORITY.contains(&priority) {
+            return Err(CampaignError::File(ajaxlab_arena::ConfigError::new(
+                "campaign.priority",
+                format!(
+                    "{priority} is not from {} to {}",
+                    PRIORITY.start(),
+                    PRIORITY.end()
+                ),
+            ))
+            .into());
+        }
+        let current = self.campaign(id)?.state;
+        if current.is_over() {
+            return Err(CampaignError::Over {
+                id: id.clone(),
+                state: current,
+            }
+            .into());
+        }
+        // Leasing reads the stored priority; the file keeps the one it
+        // was created with.
+        campaigns::set_priority(&self.db(), id, priority)?;
+        tracing::info!(campaign = %id, by, "priority set to {priority}");
+        self.changed();
+        self.campaign(id)
+    }
+
+    /// Admits `worker`, and every worker of its token, to `campaign`
+    /// again after an exclusion; `by` says who, for the log. The games
+    /// counted out stay out (others played them again).
+    ///
+    /// # Errors
+    /// `NotFound` for an unknown campaign or worker.
+    pub fn readmit_worker(
+        &self,
+        campaign: &CampaignId,
+        worker: &WorkerId,
+        by: &str,
+    ) -> Result<super::CampaignView, CoordinatorError> {
+        self.campaign(campaign)?;
+        let token = workers::token_of(&self.db(), worker)?
+            .ok_or_else(|| LeaseError::UnknownWorker(worker.clone()))?;
+        let readmitted = exclusions::readmit(&self.db(), campaign, &token, worker)?;
+        tracing::info!(%campaign, %worker, by, "worker re-admitted with its token ({readmitted} workers)");
+        self.changed();
+        self.campaign(campaign)
+    }
+
+    /// The workers excluded from `campaign`, in the order excluded.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn excluded_workers(
+        &self,
+        campaign: &CampaignId,
+    ) -> Result<Vec<WorkerId>, CoordinatorError> {
+        Ok(exclusions::of_campaign(&self.db(), campaign)?)
+    }
+
+    /// Campaign `id`'s pace: pairs counted a minute over the last
+    /// [`PACE_WINDOW_MS`] (from the first unit counted in it to now);
+    /// `None` if none was counted in that window.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn pairs_per_minute(&self, id: &CampaignId) -> Result<Option<f64>, CoordinatorError> {
+        let now = now_ms();
+        let (pairs, first) = results::pairs_since(&self.db(), id, now - PACE_WINDOW_MS)?;
+        Ok(first.map(|first| {
+            // A minute at least, so that one unit just counted is no burst.
+            let minutes = ((now - first) as f64 / 60_000.0).max(1.0);
+            pairs as f64 / minutes
+        }))
+    }
+
+    /// Every registered worker's health, its recent units counted over
+    /// the last [`HEALTH_WINDOW_MS`].
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn worker_health(&self) -> Result<Vec<WorkerHealth>, CoordinatorError> {
+        Ok(workers::health(&self.db(), now_ms() - HEALTH_WINDOW_MS)?)
+    }
+}
