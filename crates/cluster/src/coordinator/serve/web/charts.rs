@@ -172,15 +172,16 @@ pub(super) fn spsa_charts(names: &[String], history: &[SpsaStep]) -> Markup {
     }
 }
 
-/// Each imbalance's worth in pawns with its 95% interval.
-pub(super) fn values_chart(values: &[(String, f64, f64, f64)]) -> Markup {
+/// Each part's worth in `unit` (pawns, or Elo before the calibration)
+/// with its 95% interval.
+pub(super) fn values_chart(values: &[(String, f64, f64, f64)], unit: &str) -> Markup {
     if values.is_empty() {
         return not_enough("values", "Piece values");
     }
     svg(
         &Chart {
-            title: "Worth in pawns (95% interval)".into(),
-            y_desc: "pawns".into(),
+            title: format!("Worth in {unit} (95% interval)"),
+            y_desc: unit.to_owned(),
             intervals: vec![Intervals {
                 label: String::new(),
                 color: PALETTE[0],

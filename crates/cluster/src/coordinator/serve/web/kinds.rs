@@ -85,10 +85,9 @@ fn parts(c: &Coordinator, view: &CampaignView) -> Result<Vec<PartValue>, WebErro
             part.pawns = part
                 .elo
                 .and_then(|e| ratio(e.as_normal(e.elo), pawn, 0.0, Z_95).ok())
-                .map(|r| {
-                    let shown = r.fieller.unwrap_or(r.delta);
-                    (r.value, shown.low, shown.high)
-                });
+                // Unbounded while the pawn odds' Elo is not told apart
+                // from zero: no value yet.
+                .and_then(|r| r.fieller.map(|f| (r.value, f.low, f.high)));
         }
     }
     Ok(parts)
@@ -154,9 +153,22 @@ fn piece_values(v: &CampaignView, parts: &[PartValue]) -> Markup {
         .iter()
         .filter_map(|p| p.pawns.map(|(x, lo, hi)| (p.name.clone(), x, lo, hi)))
         .collect();
+    // Before the pawn odds calibrate them, each part's Elo.
+    let (values, unit) = if values.is_empty() {
+        let elos = parts
+            .iter()
+            .filter_map(|p| {
+                p.elo
+                    .map(|e| (p.name.clone(), e.elo, e.interval.low, e.interval.high))
+            })
+            .collect();
+        (elos, "Elo")
+    } else {
+        (values, "pawns")
+    };
     html! {
         h2 { "Piece values of " (v.id.name()) }
-        p.muted { "Each imbalance's Elo over the Elo of the pawn odds (the " (CALIBRATION_PART) " part): its worth in pawns, with Fieller's 95% interval where bounded." }
+        p.muted { "Each imbalance's Elo over the Elo of the pawn odds (the " (CALIBRATION_PART) " part): its worth in pawns, with Fieller's 95% interval; none until the pawn odds' Elo is told apart from zero (the chart shows each part's Elo until then)." }
         table.values {
             thead { tr { th { "part" } th.num { "Elo (95%)" } th.num { "pawns" } th.num { "95% interval" } } }
             tbody {
@@ -164,13 +176,13 @@ fn piece_values(v: &CampaignView, parts: &[PartValue]) -> Markup {
                     tr {
                         td { a href={ "/campaigns/" (p.id) } { (p.name) } @if p.calibration { " (calibration)" } }
                         td.num { @if let Some(e) = p.elo { (format!("{:+.1} ± {:.1}", e.elo, e.interval.half_width())) } @else { "n/a" } }
-                        td.num { @if let Some((x, _, _)) = p.pawns { (format!("{x:.2}")) } }
+                        td.num { @if let Some((x, _, _)) = p.pawns { (format!("{x:.2}")) } @else if !p.calibration { "not yet" } }
                         td.num { @if let Some((_, lo, hi)) = p.pawns { (format!("{lo:.2} to {hi:.2}")) } }
                     }
                 }
             }
         }
-        div.charts { (super::charts::values_chart(&values)) }
+        div.charts { (super::charts::values_chart(&values, unit)) }
     }
 }
 
