@@ -357,14 +357,7 @@ impl Coordinator {
         id: &CampaignId,
         state: CampaignState,
     ) -> Result<CampaignView, CoordinatorError> {
-        let current = self.campaign(id)?.state;
-        if current.is_over() {
-            return Err(CampaignError::Over {
-                id: id.clone(),
-                state: current,
-            }
-            .into());
-        }
+        self.refuse_if_over(id)?;
         if state == CampaignState::Running {
             self.reload_if_unloaded(id)?;
         }
@@ -379,6 +372,23 @@ impl Coordinator {
 }
 
 impl Coordinator {
+    /// Refuses a change to campaign `id` once it is over (finished or
+    /// stopped).
+    ///
+    /// # Errors
+    /// `NotFound`; [`CampaignError::Over`] naming where it ended.
+    pub(super) fn refuse_if_over(&self, id: &CampaignId) -> Result<(), CoordinatorError> {
+        let current = self.campaign(id)?.state;
+        if current.is_over() {
+            return Err(CampaignError::Over {
+                id: id.clone(),
+                state: current,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
     /// Rebuilds campaign `id` if start-up could not (its inputs restored
     /// since, say), so that it can run again.
     ///

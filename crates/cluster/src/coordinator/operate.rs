@@ -50,14 +50,7 @@ impl Coordinator {
             ))
             .into());
         }
-        let current = self.campaign(id)?.state;
-        if current.is_over() {
-            return Err(CampaignError::Over {
-                id: id.clone(),
-                state: current,
-            }
-            .into());
-        }
+        self.refuse_if_over(id)?;
         // Leasing reads the stored priority; the file keeps the one it
         // was created with.
         campaigns::set_priority(&self.db(), id, priority)?;
