@@ -97,7 +97,15 @@ fn pgn_date(ms: i64) -> String {
     if ms <= 0 {
         return "????.??.??".to_owned();
     }
-    // Days to the civil date (Howard Hinnant's `civil_from_days`).
+    let (year, month, day) = utc_date(ms);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The UTC civil date `(year, month, day)` of Unix time `ms` (Howard
+/// Hinnant's `civil_from_days`), for the dates people read: PGN tags, the
+/// web UI.
+#[must_use]
+pub fn utc_date(ms: i64) -> (i64, i64, i64) {
     let z = ms.div_euclid(86_400_000) + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -106,8 +114,7 @@ fn pgn_date(ms: i64) -> String {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
 #[cfg(test)]

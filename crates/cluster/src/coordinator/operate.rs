@@ -15,7 +15,39 @@ pub const HEALTH_WINDOW_MS: i64 = 60 * 60 * 1000;
 /// The window a campaign's pace (and so its time left) is measured over.
 pub const PACE_WINDOW_MS: i64 = 10 * 60 * 1000;
 
+/// What a campaign's line in a list says of its match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchSummary {
+    /// The variant's name.
+    pub variant: String,
+    /// The players' names, the measured one first.
+    pub players: [String; 2],
+    /// The time control, or both when they differ (`first / second`).
+    pub tc: String,
+}
+
 impl Coordinator {
+    /// Campaign `id`'s variant, players and time control, if it is loaded:
+    /// the list's line, without copying the whole campaign (its opening
+    /// list, say).
+    pub fn match_summary(&self, id: &CampaignId) -> Option<MatchSummary> {
+        let campaigns = self
+            .campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let config = &campaigns.get(id)?.spec.config;
+        let [a, b] = &config.players;
+        Some(MatchSummary {
+            variant: config.variant.name().to_owned(),
+            players: [a.name.clone(), b.name.clone()],
+            tc: if a.tc == b.tc {
+                a.tc.to_string()
+            } else {
+                format!("{} / {}", a.tc, b.tc)
+            },
+        })
+    }
+
     /// The validated campaign `id` (players, variant, time control,
     /// openings), if it is loaded: a campaign that could not be rebuilt at
     /// start-up has only its file.
@@ -78,6 +110,20 @@ impl Coordinator {
         tracing::info!(%campaign, %worker, by, "worker re-admitted with its token ({readmitted} workers)");
         self.changed();
         self.campaign(campaign)
+    }
+
+    /// The names of the workers that played `campaign`'s counted units,
+    /// by id.
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn worker_names(
+        &self,
+        campaign: &CampaignId,
+    ) -> Result<std::collections::HashMap<WorkerId, String>, CoordinatorError> {
+        Ok(workers::names_in(&self.db(), campaign)?
+            .into_iter()
+            .collect())
     }
 
     /// The workers excluded from `campaign`, in the order excluded.

@@ -161,6 +161,24 @@ pub fn all(db: &Connection) -> rusqlite::Result<Vec<WorkerInfo>> {
     rows.collect()
 }
 
+/// The names of the workers with counted units of `campaign`, by id.
+///
+/// # Errors
+/// SQLite's; a [`super::RowError`] for a stored id that is no worker id.
+pub fn names_in(
+    db: &Connection,
+    campaign: &CampaignId,
+) -> rusqlite::Result<Vec<(WorkerId, String)>> {
+    let mut stmt = db.prepare(
+        "select w.id, w.name, w.rowid from workers w
+         where w.id in (select worker_id from results where campaign_id = ?1)",
+    )?;
+    let rows = stmt.query_map([campaign], |r| {
+        Ok((parsed(r, 0, "workers", "id")?, r.get(1)?))
+    })?;
+    rows.collect()
+}
+
 /// A registered worker and how it has been doing, for the operator's
 /// workers page.
 #[derive(Clone, Debug, PartialEq)]
@@ -280,19 +298,28 @@ mod tests {
     use super::*;
     use crate::state::schema;
 
+    /// A worker `host` of 4 cores registered at 1 s under `token`.
+    fn host<'a>(id: &'a WorkerId, token: &'a TokenHash) -> NewWorker<'a> {
+        NewWorker {
+            id,
+            name: "host",
+            version: "0.1.0",
+            cores: 4,
+            signature: 1,
+            token,
+            registered_ms: 1_000,
+        }
+    }
+
     #[test]
     fn a_worker_is_found_only_under_the_token_it_registered_with()
     -> Result<(), Box<dyn std::error::Error>> {
         let db = schema::open_in_memory()?;
         let (id, token) = (WorkerId::issue("0123456789ab"), TokenHash::of("t"));
         let worker = NewWorker {
-            id: &id,
-            name: "host",
-            version: "0.1.0",
             cores: 0,
             signature: u64::MAX,
-            token: &token,
-            registered_ms: 1_000,
+            ..host(&id, &token)
         };
         assert_eq!(registered_since(&db, &token, 0)?, 0);
         insert(&db, &worker)?;
@@ -322,16 +349,7 @@ mod tests {
     -> Result<(), Box<dyn std::error::Error>> {
         let db = schema::open_in_memory()?;
         let (id, token) = (WorkerId::issue("0123456789ab"), TokenHash::of("t"));
-        let worker = NewWorker {
-            id: &id,
-            name: "host",
-            version: "0.1.0",
-            cores: 4,
-            signature: 1,
-            token: &token,
-            registered_ms: 1_000,
-        };
-        insert(&db, &worker)?;
+        insert(&db, &host(&id, &token))?;
         let fresh = health(&db, 0)?;
         assert_eq!(fresh.len(), 1);
         assert_eq!(
@@ -358,6 +376,8 @@ mod tests {
             (1, 1, 2)
         );
         assert_eq!((seen.refusals, seen.excluded_from), (2, 1));
+        let campaign: CampaignId = "c".parse()?;
+        assert_eq!(names_in(&db, &campaign)?, [(id.clone(), "host".to_owned())]);
         Ok(())
     }
 

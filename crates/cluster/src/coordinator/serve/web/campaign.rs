@@ -53,7 +53,7 @@ fn details(c: &Coordinator, id: &CampaignId) -> Result<Details, WebError> {
         standings: c.standings(id)?,
         excluded: c.excluded_workers(id)?,
         failures: c.engine_failures(id)?,
-        names: c.workers()?.into_iter().map(|w| (w.id, w.name)).collect(),
+        names: c.worker_names(id)?,
         kind: kinds::KindDetails::read(c, &view, spec.as_ref())?,
         files: super::downloads::listing(c, id),
         view,

@@ -20,7 +20,6 @@ use axum::extract::multipart::Field;
 use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Fields of a form other than files, bytes at most each.
@@ -78,7 +77,7 @@ pub(super) async fn submit(
     multipart: Multipart,
 ) -> Result<Response, WebError> {
     let limit = web.coordinator.artifacts().limit();
-    let submitted = read_form(multipart, limit).await?;
+    let mut submitted = read_form(multipart, limit).await?;
     session.check_csrf(submitted.field("csrf"))?;
     let kind = FormKind::named(submitted.field("form"));
     if let Some(field) = submitted.oversized.clone() {
@@ -87,11 +86,12 @@ pub(super) async fn submit(
             &field,
             format!("the file is over the coordinator's artifact limit of {limit} bytes"),
         );
-        let kept = submitted_without_files(submitted);
+        // A browser cannot be given a file to post again.
+        submitted.files.clear();
         return Ok(render(
             &viewer,
             kind,
-            &kept,
+            &submitted,
             &problems,
             StatusCode::PAYLOAD_TOO_LARGE,
         ));
@@ -110,7 +110,7 @@ pub(super) async fn submit(
     };
     let c = Arc::clone(&web.coordinator);
     let by = session.label.clone();
-    let engines = submitted.engines();
+    let engines = submitted.take_engines();
     let created = blocking(move || {
         let shipped = store_uploads(c.artifacts(), &engines)?;
         Ok(c.create_campaign_as(&by, &file, &[], &shipped))
@@ -149,15 +149,6 @@ pub(super) async fn submit(
             ))
         }
         Err(e) => Err(e.into()),
-    }
-}
-
-/// The form as posted with its files dropped (sent back after one was
-/// refused: a browser cannot be given a file to post again).
-fn submitted_without_files(s: Submitted) -> Submitted {
-    Submitted {
-        files: BTreeMap::new(),
-        ..s
     }
 }
 

@@ -170,17 +170,20 @@ impl Submitted {
         self.fields.get(name).map_or("", String::as_str)
     }
 
-    /// The uploaded engines: player index, the name its campaign file
-    /// gives it, its bytes.
-    pub(super) fn engines(&self) -> Vec<(usize, String, Vec<u8>)> {
-        (0..2)
-            .filter(|i| self.field(&format!("p{i}_engine")) == "uci")
-            .filter_map(|i| {
-                self.files
-                    .get(&format!("p{i}_file"))
-                    .map(|(name, bytes)| (i, engine_path(i, name), bytes.clone()))
-            })
-            .collect()
+    /// Takes the uploaded engines out of the form (they may be large, and
+    /// a browser cannot be sent a file back): player index, the name its
+    /// campaign file gives it, its bytes.
+    pub(super) fn take_engines(&mut self) -> Vec<(usize, String, Vec<u8>)> {
+        let mut engines = Vec::new();
+        for i in 0..2 {
+            if self.field(&format!("p{i}_engine")) != "uci" {
+                continue;
+            }
+            if let Some((name, bytes)) = self.files.remove(&format!("p{i}_file")) {
+                engines.push((i, engine_path(i, &name), bytes));
+            }
+        }
+        engines
     }
 }
 

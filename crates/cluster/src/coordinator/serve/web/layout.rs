@@ -80,29 +80,13 @@ pub(super) fn urlencode(text: &str) -> String {
 
 /// A Unix-milliseconds time as UTC, to the minute.
 pub(super) fn utc(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = ajaxlab_arena::pgn::utc_date(ms);
+    let minute = ms.div_euclid(60_000).rem_euclid(1440);
     format!(
         "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60
+        minute / 60,
+        minute % 60
     )
-}
-
-/// Howard Hinnant's days-to-civil: the proleptic Gregorian date of a day
-/// count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// A span of seconds in words: `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h`.

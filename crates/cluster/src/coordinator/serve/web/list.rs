@@ -69,27 +69,19 @@ pub(super) fn summaries(c: &Coordinator) -> Result<Vec<Summary>, WebError> {
     let mut rows: Vec<Summary> = c
         .campaigns()?
         .into_iter()
-        .map(|view| {
-            let spec = c.campaign_spec(&view.id);
-            let (variant, players, tc) = spec.map_or_else(Default::default, |s| {
-                let [a, b] = &s.config.players;
-                let tc = if a.tc == b.tc {
-                    a.tc.to_string()
-                } else {
-                    format!("{} / {}", a.tc, b.tc)
-                };
-                (
-                    s.config.variant.name().to_owned(),
-                    vec![a.name.clone(), b.name.clone()],
-                    tc,
-                )
-            });
-            Summary {
+        .map(|view| match c.match_summary(&view.id) {
+            Some(m) => Summary {
                 view,
-                variant,
-                players,
-                tc,
-            }
+                variant: m.variant,
+                players: m.players.to_vec(),
+                tc: m.tc,
+            },
+            None => Summary {
+                view,
+                variant: String::new(),
+                players: Vec::new(),
+                tc: String::new(),
+            },
         })
         .collect();
     rows.reverse();

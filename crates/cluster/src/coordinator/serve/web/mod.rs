@@ -54,6 +54,7 @@ pub fn router(coordinator: Arc<Coordinator>, read: ReadAccess) -> Router {
         .route("/campaigns/{id}", get(campaign::page))
         .route("/fragments/campaigns/{id}", get(campaign::fragment))
         .route("/campaigns/{id}/files/{file}", get(downloads::file))
+        .route("/new", get(create::form))
         .route("/workers", get(workers::page))
         .route("/fragments/workers", get(workers::fragment))
         .route("/events", get(live::events))
@@ -64,7 +65,7 @@ pub fn router(coordinator: Arc<Coordinator>, read: ReadAccess) -> Router {
             auth::require_reader,
         ));
     let acting = Router::new()
-        .route("/new", get(create::form).post(create::submit))
+        .route("/new", post(create::submit))
         .route("/campaigns/{id}/state", post(actions::set_state))
         .route("/campaigns/{id}/priority", post(actions::set_priority))
         .route("/campaigns/{id}/workers", post(actions::worker))
