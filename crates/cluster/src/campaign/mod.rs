@@ -268,6 +268,13 @@ fn parse_table(
         }
     }
     let (Some(name), Some(_), Some(kind)) = (name, priority, kind) else {
+        // The match's faults too, so that one reading names them all (a
+        // piece-value or first-move file's match is built per part).
+        if let Some(file) = found.check(match_file_of(table))
+            && matches!(kind, Some(RunKind::Match | RunKind::Sprt))
+        {
+            found.check(build(file, &campaign.name));
+        }
         return Err(found.into_error(|| err("campaign", "not valid")));
     };
     found.finish()?;
@@ -498,6 +505,10 @@ mod tests {
         let e = error("games = 3\nhash_mb = 0\n[campaign]\nname = \"t\"\n");
         let keys: Vec<&str> = e.all().map(|(k, _)| k).collect();
         assert_eq!(keys, ["games", "hash_mb"], "{e}");
+        // A bad header and a bad match, named in one reading.
+        let e = error("games = 3\nhash_mb = 0\n[campaign]\nname = \"a b\"\n");
+        let keys: Vec<&str> = e.all().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["campaign.name", "games", "hash_mb"], "{e}");
     }
 
     #[test]
