@@ -427,10 +427,17 @@ fn the_load_generator_drives_a_coordinator_without_errors() {
                     spsa,
                     unit_duration: Duration::from_secs(180),
                     lease: Duration::from_secs(5),
+                    // Live web UI pages follow one of the runs.
+                    live_pages: if rate == Some(50.0) { 4 } else { 0 },
                 },
             ))
             .unwrap();
         assert_eq!(report.errors, 0, "{report:?}");
+        assert_eq!(
+            report.fragments_fetched > 0,
+            rate == Some(50.0),
+            "{report:?}"
+        );
         assert_eq!(report.renewals > 0, rate == Some(1.0), "{report:?}");
         assert!(
             report.games_per_second > 0.0 && report.requests > 16,
@@ -587,4 +594,24 @@ fn a_state_directory_that_cannot_be_written_names_the_path_and_the_reason() {
         Err(other) => panic!("{other}"),
         Ok(_) => panic!("a coordinator opened on /proc"),
     }
+}
+
+/// The web UI's page benchmark, small: a coordinator of some campaigns and
+/// workers, both pages served whole.
+#[test]
+fn the_page_benchmark_times_both_pages() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let times = runtime
+        .block_on(ajaxlab_cluster::loadgen::page_times(
+            &temp_dir("pages"),
+            5,
+            40,
+            2,
+        ))
+        .unwrap();
+    assert!(
+        times.list.2 > 5 * 100 && times.workers_page.2 > 40 * 100,
+        "{times:?}"
+    );
+    assert!(times.list.1 >= times.list.0, "{times:?}");
 }

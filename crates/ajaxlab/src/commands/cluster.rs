@@ -23,7 +23,6 @@ use std::net::SocketAddr;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// The campaign `ajaxlab campaign run` plays when given no file.
 const QUICKSTART: &str = include_str!("../../../../configs/quickstart.toml");
@@ -98,99 +97,6 @@ pub(crate) struct WorkerArgs {
     /// Where engines fetched from the coordinator are cached (1 GiB at most).
     #[arg(long, default_value = ajaxlab_cluster::worker::DEFAULT_CACHE_DIR)]
     cache_dir: PathBuf,
-}
-
-/// Arguments of `ajaxlab loadgen`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct LoadgenArgs {
-    /// Simulated workers.
-    #[arg(long, default_value_t = 1000)]
-    workers: usize,
-    /// How long to run.
-    #[arg(long, default_value_t = 20)]
-    seconds: u64,
-    /// HTTP/2 connections the workers share.
-    #[arg(long, default_value_t = 16)]
-    channels: usize,
-    /// Games each simulated worker plays per second (it waits before
-    /// submitting, as a real worker does); 0 submits at once, to find the
-    /// most the coordinator takes.
-    #[arg(long, default_value_t = 0.0)]
-    worker_rate: f64,
-    /// Seconds over which the workers start; as long as a unit
-    /// (`--unit-seconds`) for a cluster's steady state, where the workers'
-    /// units are out of step.
-    #[arg(long, default_value_t = 0)]
-    ramp_up: u64,
-    /// Seconds before measuring starts (default: the ramp-up, plus one unit
-    /// when workers play at `--worker-rate`, since their first units are
-    /// single pairs while the coordinator learns their speed).
-    #[arg(long)]
-    warm_up: Option<u64>,
-    /// Load an SPSA campaign (a perturbation per unit, θ moved by each
-    /// result) instead of a plain match.
-    #[arg(long)]
-    spsa: bool,
-    /// The coordinator's unit size in seconds of a worker's play (the
-    /// coordinator's `unit_seconds`; real coordinators default to 180).
-    #[arg(long, default_value_t = 180)]
-    unit_seconds: u64,
-    /// The coordinator's lease in seconds (its `lease_seconds`); the
-    /// simulated workers renew at a third of it, as real ones do.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(5..=3600))]
-    lease_seconds: u64,
-}
-
-/// `ajaxlab loadgen`: a coordinator of its own under simulated workers.
-pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
-    let dir = std::env::temp_dir().join(format!("ajaxlab-loadgen-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let report = runtime()?.block_on(ajaxlab_cluster::loadgen::run_load(
-        &dir,
-        &ajaxlab_cluster::loadgen::LoadPlan {
-            workers: args.workers,
-            duration: Duration::from_secs(args.seconds),
-            channels: args.channels,
-            worker_games_per_second: (args.worker_rate > 0.0).then_some(args.worker_rate),
-            ramp_up: Duration::from_secs(args.ramp_up),
-            warm_up: Duration::from_secs(args.warm_up.unwrap_or(
-                args.ramp_up
-                    + if args.worker_rate > 0.0 {
-                        args.unit_seconds
-                    } else {
-                        0
-                    },
-            )),
-            spsa: args.spsa,
-            unit_duration: Duration::from_secs(args.unit_seconds.max(1)),
-            lease: Duration::from_secs(args.lease_seconds),
-        },
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    let r = report.map_err(anyhow::Error::msg)?;
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    outln!(
-        "workers {}  errors {}  measured over the last {:.0} s:",
-        r.workers,
-        r.errors,
-        r.window.as_secs_f64()
-    )?;
-    if args.worker_rate > 0.0 {
-        outln!(
-            "games offered {:.0}/s",
-            args.workers as f64 * args.worker_rate
-        )?;
-    }
-    outln!("games validated and stored {:.0}/s", r.games_per_second)?;
-    outln!(
-        "requests {} (lease renewals in the whole run: {})  latency p50 {:.1} ms  p99 {:.1} ms  (p99 over the whole run {:.1} ms)",
-        r.requests,
-        r.renewals,
-        ms(r.p50),
-        ms(r.p99),
-        ms(r.p99_whole_run)
-    )?;
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Arguments of `ajaxlab campaign`.
@@ -292,7 +198,7 @@ impl RemoteArgs {
     }
 }
 
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -5,6 +5,7 @@ mod bench;
 mod book;
 mod cluster;
 mod fen;
+mod loadgen;
 mod match_cmd;
 mod out;
 mod params;
@@ -46,7 +47,7 @@ enum Command {
     /// Run a worker for a coordinator.
     Worker(cluster::WorkerArgs),
     /// Load-test a coordinator with simulated workers (synthetic games).
-    Loadgen(cluster::LoadgenArgs),
+    Loadgen(loadgen::LoadgenArgs),
     /// Issue a worker or operator token for a coordinator.
     Token(cluster::TokenArgs),
     /// Elo, nElo, LOS and SPRT LLR from result counts played anywhere.
@@ -95,7 +96,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Coordinator(args) => cluster::coordinator(&args),
         Command::Worker(args) => cluster::worker(&args),
         Command::Token(args) => cluster::token(&args),
-        Command::Loadgen(args) => cluster::loadgen(&args),
+        Command::Loadgen(args) => loadgen::loadgen(&args),
         Command::Match(args) => match_cmd::run(args),
         Command::Book(args) => book::run(&args),
         Command::Params(args) => params::run(&args),

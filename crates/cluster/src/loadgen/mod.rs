@@ -6,6 +6,10 @@
 //! does all its real work: authentication, leasing, renewals, validation
 //! by replay, Parquet, SQLite.
 
+mod web;
+
+pub use web::{PageTimes, page_times};
+
 use crate::coordinator::{Coordinator, Scope};
 use crate::remote::Auth;
 use ajaxlab_arena::MatchConfig;
@@ -45,6 +49,8 @@ pub struct LoadReport {
     pub errors: u64,
     /// Lease renewals sent (whole run).
     pub renewals: u64,
+    /// Fragments the open live pages fetched (whole run).
+    pub fragments_fetched: u64,
 }
 
 const CAMPAIGN: &str = "variant = \"ajax-falcon\"\ngames = 20000000\ntc = \"nodes=1\"\nrandom_plies = 2\n\
@@ -86,6 +92,9 @@ pub struct LoadPlan {
     /// The coordinator's lease; the workers renew at a third of it, as
     /// real ones do.
     pub lease: Duration,
+    /// Web UI pages open meanwhile, each following the live updates (half
+    /// on the campaign's page, half on the campaigns list).
+    pub live_pages: usize,
 }
 
 /// The synthetic games of pairs `first..first+count` of `config`: the issued
@@ -354,6 +363,7 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         spsa,
         unit_duration,
         lease,
+        live_pages,
     } = plan.clone();
     let mut coordinator = Coordinator::open(dir, lease, 1).map_err(|e| e.to_string())?;
     coordinator.set_unit_duration(unit_duration);
@@ -376,6 +386,8 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
     let clients = clients(&coordinator, addr, channels, workers).await?;
     let started = Instant::now();
     let deadline = started + duration;
+    let (stop_web, web_stopped) = tokio::sync::oneshot::channel::<()>();
+    let pages = open_pages(&coordinator, web_stopped, live_pages, deadline).await?;
     let mut tasks = Vec::with_capacity(workers);
     for i in 0..workers {
         let client = clients[i % clients.len()].clone();
@@ -403,10 +415,48 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         }
     }
     let ended = Instant::now();
+    let mut fragments_fetched = 0;
+    for page in pages {
+        fragments_fetched += page.await.unwrap_or(0);
+    }
+    let _ = stop_web.send(());
     let _ = stop.send(());
     let _ = server.await;
     let window_start = started + warm_up.min(duration);
-    Ok(report(workers, window_start, ended, &all))
+    Ok(LoadReport {
+        fragments_fetched,
+        ..report(workers, window_start, ended, &all)
+    })
+}
+
+/// `count` live pages on the coordinator's web UI until `deadline`, half
+/// on the load campaign's page and half on the campaigns list: each one's
+/// fragments fetched.
+async fn open_pages(
+    coordinator: &Arc<Coordinator>,
+    stop: tokio::sync::oneshot::Receiver<()>,
+    count: usize,
+    deadline: Instant,
+) -> Result<Vec<tokio::task::JoinHandle<u64>>, String> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let addr = web::serve_web(Arc::clone(coordinator), stop).await?;
+    Ok((0..count)
+        .map(|i| {
+            let (page, fragment) = if i % 2 == 0 {
+                ("/campaigns/load", "/fragments/campaigns/load")
+            } else {
+                ("/", "/fragments/campaigns")
+            };
+            tokio::spawn(web::live_page(
+                addr,
+                page.to_owned(),
+                fragment.to_owned(),
+                deadline,
+            ))
+        })
+        .collect())
 }
 
 /// The figures of a run from its window's start to `ended`, from what its
@@ -436,6 +486,7 @@ fn report(workers: usize, window_start: Instant, ended: Instant, seen: &Record) 
         window,
         errors: seen.errors,
         renewals: seen.renewals,
+        fragments_fetched: 0,
     }
 }
 
