@@ -4,9 +4,10 @@
 //! token (a worker's is refused), creates an SPRT of two builtin
 //! configurations from the form (a bad name comes back beside its field,
 //! as text), watches its game count and LLR move without a reload, pauses
-//! and resumes it, and sees the verdict; SPSA and piece-value campaigns
-//! created as files render their charts; a POST without the CSRF token is
-//! refused; a player named `<script>…` is text on every page.
+//! and resumes it, and sees the verdict; SPSA, piece-value, first-move and
+//! match campaigns created as files render what their kinds show; a POST
+//! without the CSRF token is refused; a player named `<script>…` is text on
+//! every page.
 //!
 //! With `AJAXLAB_SCREENSHOTS=DIR` the test also saves the screenshots the
 //! README shows (`docs/images/web-*.png`).
@@ -58,7 +59,7 @@ impl Browser {
             "--disable-component-update",
             "--disable-sync",
             "--no-first-run",
-            "--window-size=1300,1000",
+            "--window-size=1300,1500",
         ]
         .iter()
         .map(|a| (*a).to_owned())
@@ -295,9 +296,10 @@ async fn csrf_is_required(c: &Client, addr: &str) {
     assert!(response.starts_with("HTTP/1.1 403"), "{response}");
 }
 
-/// SPSA and piece-value campaigns written as files render their charts.
+/// SPSA, piece-value, first-move and match campaigns written as files
+/// render what their kinds show.
 async fn other_kinds(c: &Client, web: &str) {
-    for (kind, file, name, chart) in [
+    for (kind, file, name, shown) in [
         ("spsa", SPSA, "browser-spsa", "svg.spsa"),
         (
             "piece-value",
@@ -305,6 +307,13 @@ async fn other_kinds(c: &Client, web: &str) {
             "browser-values.knight-odds",
             "svg.values",
         ),
+        (
+            "first-move",
+            FIRST_MOVE,
+            "browser-first-move",
+            "#white-score",
+        ),
+        ("file", MATCH, "browser-match", "svg.elo"),
     ] {
         c.goto(&format!("{web}/new?kind={kind}")).await.unwrap();
         let area = c.find(Locator::Css("#file")).await.unwrap();
@@ -313,14 +322,15 @@ async fn other_kinds(c: &Client, web: &str) {
         click(c, "#create-button").await;
         c.goto(&format!("{web}/campaigns/{name}")).await.unwrap();
         let start = Instant::now();
-        while c.find(Locator::Css(chart)).await.is_err() {
+        while c.find(Locator::Css(shown)).await.is_err() {
             assert!(
                 start.elapsed() < Duration::from_secs(300),
-                "{name}: no {chart}"
+                "{name}: no {shown}"
             );
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
-        screenshot(c, kind).await;
+        let shot = if kind == "file" { "match" } else { kind };
+        screenshot(c, shot).await;
     }
 }
 
@@ -358,6 +368,39 @@ name = "knight-odds"
 first = ["-N@b1"]
 [[players]]
 engine = "builtin"
+[adjudication]
+max_plies = 120
+"#;
+
+const FIRST_MOVE: &str = r#"variant = "chess960"
+games = 24
+seed = 7
+tc = "nodes=150"
+openings = "numbers:0,518,959"
+random_plies = 0
+[campaign]
+name = "browser-first-move"
+kind = "first-move"
+[[players]]
+engine = "builtin"
+[adjudication]
+max_plies = 100
+"#;
+
+const MATCH: &str = r#"variant = "chess"
+games = 16
+seed = 9
+tc = "nodes=150"
+random_plies = 4
+[campaign]
+name = "browser-match"
+[[players]]
+engine = "builtin"
+name = "default"
+[[players]]
+engine = "builtin"
+name = "no-pruning"
+disable = ["pruning"]
 [adjudication]
 max_plies = 120
 "#;

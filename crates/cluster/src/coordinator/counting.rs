@@ -626,12 +626,7 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<Vec<outliers::WorkerStanding>, CoordinatorError> {
-        let db = self.db();
-        let workers = results::workers_of(&db, campaign)?;
-        let per_worker = workers
-            .into_iter()
-            .map(|w| Ok((w.clone(), results::of_worker(&db, campaign, &w)?)))
-            .collect::<Result<Vec<_>, CoordinatorError>>()?;
+        let per_worker = results::per_worker(&self.db(), campaign)?;
         Ok(outliers::standings(&per_worker))
     }
 }

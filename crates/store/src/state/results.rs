@@ -207,16 +207,26 @@ pub fn units_of(
     rows.collect()
 }
 
-/// The workers that played counted units of `campaign`, by id.
+/// The first player's pair results over the counted units of `campaign`,
+/// per worker that played them, by id: one pass over its units.
 ///
 /// # Errors
 /// SQLite's; a [`super::RowError`] for a worker id that does not read.
-pub fn workers_of(db: &Connection, campaign: &CampaignId) -> rusqlite::Result<Vec<WorkerId>> {
+pub fn per_worker(
+    db: &Connection,
+    campaign: &CampaignId,
+) -> rusqlite::Result<Vec<(WorkerId, Pentanomial)>> {
     let mut stmt = db.prepare(
-        "select worker_id, min(rowid) as rowid from results where campaign_id = ?1
-         group by worker_id order by worker_id",
+        "select worker_id, sum(ll), sum(ld), sum(dd), sum(wd), sum(ww), min(rowid) as rowid
+         from results where campaign_id = ?1 group by worker_id order by worker_id",
     )?;
-    let rows = stmt.query_map([campaign], |r| parsed(r, 0, "results", "worker_id"))?;
+    let rows = stmt.query_map([campaign], |r| {
+        let n = |i: usize| r.get::<_, Option<i64>>(i).map(|v| count(v.unwrap_or(0)));
+        Ok((
+            parsed(r, 0, "results", "worker_id")?,
+            Pentanomial([n(1)?, n(2)?, n(3)?, n(4)?, n(5)?]),
+        ))
+    })?;
     rows.collect()
 }
 
@@ -254,24 +264,6 @@ pub fn play_by_token(
 fn pentanomial(r: &Row<'_>) -> rusqlite::Result<Pentanomial> {
     let n = |i: usize| r.get::<_, i64>(i).map(count);
     Ok(Pentanomial([n(0)?, n(1)?, n(2)?, n(3)?, n(4)?]))
-}
-
-/// The first player's pair results over the units of `campaign` that
-/// `worker` played.
-///
-/// # Errors
-/// SQLite's.
-pub fn of_worker(
-    db: &Connection,
-    campaign: &CampaignId,
-    worker: &WorkerId,
-) -> rusqlite::Result<Pentanomial> {
-    db.query_row(
-        "select coalesce(sum(ll),0), coalesce(sum(ld),0), coalesce(sum(dd),0), coalesce(sum(wd),0), coalesce(sum(ww),0)
-         from results where campaign_id = ?1 and worker_id = ?2",
-        params![campaign, worker],
-        pentanomial,
-    )
 }
 
 /// Campaign `campaign`'s pair results after each counted unit, in the
@@ -336,11 +328,15 @@ mod tests {
                 Pentanomial([1, 1, 2, 1, 1])
             ]
         );
+        let by_worker = per_worker(&db, &c)?;
         assert_eq!(
-            of_worker(&db, &c, &"w-a".parse()?)?,
-            Pentanomial([1, 1, 0, 1, 1])
+            by_worker
+                .iter()
+                .find(|(w, _)| w.as_str() == "w-a")
+                .map(|(_, p)| *p),
+            Some(Pentanomial([1, 1, 0, 1, 1]))
         );
-        assert_eq!(of_worker(&db, &c, &"w-z".parse()?)?, Pentanomial::default());
+        assert!(by_worker.iter().all(|(w, _)| w.as_str() != "w-z"));
         Ok(())
     }
 
@@ -388,7 +384,8 @@ mod tests {
                 }
             )]
         );
-        assert_eq!(workers_of(&db, &c)?, [b, a.clone()], "by id");
+        let workers: Vec<WorkerId> = per_worker(&db, &c)?.into_iter().map(|(w, _)| w).collect();
+        assert_eq!(workers, [b, a.clone()], "by id");
         assert_eq!(units_of(&db, &c, &a)?, std::slice::from_ref(&u0));
         db.execute(
             "insert into results (unit_id, campaign_id, worker_id) values ('c-4', 'c', 'w-a')",
@@ -407,7 +404,7 @@ mod tests {
             "update results set worker_id = 'nobody' where unit_id = 'c-2'",
             [],
         )?;
-        let message = workers_of(&db, &c).map_err(|e| e.to_string());
+        let message = per_worker(&db, &c).map_err(|e| e.to_string());
         assert!(
             message
                 .as_ref()

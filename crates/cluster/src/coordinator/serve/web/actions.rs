@@ -45,6 +45,7 @@ pub(super) async fn set_state(
     let c = Arc::clone(&web.coordinator);
     let target = id.clone();
     blocking(move || Ok(c.set_campaign_state(&target, state)?)).await?;
+    web.snapshots.changed(&id);
     tracing::info!(campaign = %id, by = %session.label, "{} from the web UI", form.action);
     Ok(Redirect::to(&format!("/campaigns/{}", id.as_str())))
 }
@@ -77,6 +78,7 @@ pub(super) async fn set_priority(
     let target = id.clone();
     let by = session.label.clone();
     blocking(move || Ok(c.set_priority(&target, priority, &by)?)).await?;
+    web.snapshots.changed(&id);
     Ok(Redirect::to(&format!("/campaigns/{}", id.as_str())))
 }
 
@@ -124,5 +126,6 @@ pub(super) async fn worker(
             )));
         }
     }
+    web.snapshots.changed(&id);
     Ok(Redirect::to(&format!("/campaigns/{}", id.as_str())))
 }

@@ -61,10 +61,11 @@ fn details(c: &Coordinator, id: &CampaignId) -> Result<Details, WebError> {
     })
 }
 
-async fn read(web: &Web, id: &str) -> Result<Details, WebError> {
+/// Campaign `id`'s page as read at most a second ago.
+async fn read(web: &Web, id: &str) -> Result<Arc<Details>, WebError> {
     let id = campaign_id(id)?;
-    let c = Arc::clone(&web.coordinator);
-    blocking(move || details(&c, &id)).await
+    let (c, snapshots) = (Arc::clone(&web.coordinator), Arc::clone(&web.snapshots));
+    blocking(move || snapshots.campaigns.get(&id, || details(&c, &id))).await
 }
 
 /// The campaign's page.

@@ -122,6 +122,7 @@ pub(super) async fn submit(
                 .first()
                 .map_or(String::new(), |v| v.id.as_str().to_owned());
             tracing::info!(campaign = %first, by = %session.label, "campaign created from the web UI");
+            web.snapshots.list.forget(&());
             Ok(Redirect::to(&format!("/campaigns/{first}")).into_response())
         }
         Err(CoordinatorError::Campaign(CampaignError::File(error))) => {

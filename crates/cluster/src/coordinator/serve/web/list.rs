@@ -65,7 +65,7 @@ pub(super) struct Summary {
 }
 
 /// Every campaign, newest first.
-pub(super) fn summaries(c: &Coordinator) -> Result<Vec<Summary>, WebError> {
+fn summaries(c: &Coordinator) -> Result<Vec<Summary>, WebError> {
     let mut rows: Vec<Summary> = c
         .campaigns()?
         .into_iter()
@@ -94,16 +94,11 @@ pub(super) async fn page(
     viewer: Viewer,
     Query(filter): Query<Filter>,
 ) -> Result<Html<String>, WebError> {
-    let c = std::sync::Arc::clone(&web.coordinator);
-    let (rows, variants) = blocking(move || {
-        let rows = summaries(&c)?;
-        let mut variants: Vec<String> = rows.iter().map(|r| r.variant.clone()).collect();
-        variants.sort();
-        variants.dedup();
-        variants.retain(|v| !v.is_empty());
-        Ok((rows, variants))
-    })
-    .await?;
+    let rows = read(&web).await?;
+    let mut variants: Vec<String> = rows.iter().map(|r| r.variant.clone()).collect();
+    variants.sort();
+    variants.dedup();
+    variants.retain(|v| !v.is_empty());
     let body = html! {
         h1 { "Campaigns" }
         (filters(&filter, &variants))
@@ -119,9 +114,17 @@ pub(super) async fn fragment(
     State(web): State<Web>,
     Query(filter): Query<Filter>,
 ) -> Result<Html<String>, WebError> {
-    let c = std::sync::Arc::clone(&web.coordinator);
-    let rows = blocking(move || summaries(&c)).await?;
+    let rows = read(&web).await?;
     Ok(Html(table(&rows, &filter).into_string()))
+}
+
+/// Every campaign's line, as read at most a second ago.
+async fn read(web: &Web) -> Result<std::sync::Arc<Vec<Summary>>, WebError> {
+    let (c, snapshots) = (
+        std::sync::Arc::clone(&web.coordinator),
+        std::sync::Arc::clone(&web.snapshots),
+    );
+    blocking(move || snapshots.list.get(&(), || summaries(&c))).await
 }
 
 fn filters(filter: &Filter, variants: &[String]) -> Markup {

@@ -20,6 +20,7 @@ mod kinds;
 mod layout;
 mod list;
 mod live;
+mod snapshots;
 mod workers;
 
 use crate::coordinator::Coordinator;
@@ -35,6 +36,7 @@ use std::sync::Arc;
 struct Web {
     coordinator: Arc<Coordinator>,
     sessions: Arc<auth::Sessions>,
+    snapshots: Arc<snapshots::Snapshots>,
     read: ReadAccess,
 }
 
@@ -46,6 +48,7 @@ pub fn router(coordinator: Arc<Coordinator>, read: ReadAccess) -> Router {
     let web = Web {
         coordinator,
         sessions: Arc::new(auth::Sessions::default()),
+        snapshots: Arc::new(snapshots::Snapshots::default()),
         read,
     };
     let reading = Router::new()

@@ -18,9 +18,10 @@ use std::sync::Arc;
 /// A worker not heard from for this long is shown as silent.
 const SILENT_AFTER_MS: i64 = 10 * 60 * 1000;
 
-async fn read(web: &Web) -> Result<Vec<WorkerHealth>, WebError> {
-    let c = Arc::clone(&web.coordinator);
-    blocking(move || Ok(c.worker_health()?)).await
+/// Every worker's health as read at most a second ago.
+async fn read(web: &Web) -> Result<Arc<Vec<WorkerHealth>>, WebError> {
+    let (c, snapshots) = (Arc::clone(&web.coordinator), Arc::clone(&web.snapshots));
+    blocking(move || snapshots.workers.get(&(), || Ok(c.worker_health()?))).await
 }
 
 /// The workers page.
