@@ -442,19 +442,21 @@ async fn open_pages(
         return Ok(Vec::new());
     }
     let addr = web::serve_web(Arc::clone(coordinator), stop).await?;
+    let workers_every = Duration::from_secs(crate::coordinator::serve::web::WORKERS_EVERY_S);
     Ok((0..count)
         .map(|i| {
-            let (page, fragment) = if i % 2 == 0 {
-                ("/campaigns/load", "/fragments/campaigns/load")
+            let (page, parts): (&'static str, Vec<web::Part>) = if i % 2 == 0 {
+                (
+                    "/campaigns/load",
+                    vec![
+                        ("/fragments/campaigns/load", Duration::ZERO),
+                        ("/fragments/campaigns/load/workers", workers_every),
+                    ],
+                )
             } else {
-                ("/", "/fragments/campaigns")
+                ("/", vec![("/fragments/campaigns", Duration::ZERO)])
             };
-            tokio::spawn(web::live_page(
-                addr,
-                page.to_owned(),
-                fragment.to_owned(),
-                deadline,
-            ))
+            tokio::spawn(web::live_page(addr, page, parts, deadline))
         })
         .collect())
 }

@@ -50,17 +50,22 @@ async fn get(addr: SocketAddr, path: &str) -> std::io::Result<usize> {
     Ok(response.len())
 }
 
-/// One open page until `deadline`: it loads `page`, then follows
-/// `/events` and fetches `fragment` on each change. The fragments fetched.
+/// A live part of a page: its fragment's path, and the least time between
+/// two fetches of it (zero: at every change).
+pub(super) type Part = (&'static str, Duration);
+
+/// One open page until `deadline`, as the page's script drives it: it
+/// loads `page`, then follows `/events` and on each change fetches each
+/// of its `parts` that is due. The fragments fetched.
 pub(super) async fn live_page(
     addr: SocketAddr,
-    page: String,
-    fragment: String,
+    page: &'static str,
+    parts: Vec<Part>,
     deadline: Instant,
 ) -> u64 {
     let fetched = std::sync::atomic::AtomicU64::new(0);
     let follow = async {
-        get(addr, &page).await?;
+        get(addr, page).await?;
         let mut events = TcpStream::connect(addr).await?;
         events
             .write_all(
@@ -71,9 +76,17 @@ pub(super) async fn live_page(
             )
             .await?;
         let mut lines = BufReader::new(events).lines();
+        let mut last: Vec<Option<Instant>> = vec![None; parts.len()];
         while let Some(line) = lines.next_line().await? {
-            if line.starts_with("event: change") {
-                get(addr, &fragment).await?;
+            if !line.starts_with("event: change") {
+                continue;
+            }
+            for ((path, every), last) in parts.iter().zip(&mut last) {
+                if last.is_some_and(|at| at.elapsed() < *every) {
+                    continue;
+                }
+                *last = Some(Instant::now());
+                get(addr, path).await?;
                 fetched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
         }

@@ -21,6 +21,9 @@ use axum::response::Html;
 use maud::{Markup, html};
 use std::sync::Arc;
 
+/// Seconds between refreshes of the games per worker, at most.
+pub const WORKERS_EVERY_S: u64 = 10;
+
 /// What a campaign's page shows, read in one go off the async threads.
 pub(super) struct Details {
     pub(super) view: CampaignView,
@@ -61,11 +64,16 @@ fn details(c: &Coordinator, id: &CampaignId) -> Result<Details, WebError> {
     })
 }
 
-/// Campaign `id`'s page as read at most a second ago.
+/// Campaign `id`'s page as read at most a second ago (it blocks).
+fn read_now(web: &Web, id: &CampaignId) -> Result<Arc<Details>, WebError> {
+    web.snapshots
+        .campaigns
+        .get(id, || details(&web.coordinator, id))
+}
+
 async fn read(web: &Web, id: &str) -> Result<Arc<Details>, WebError> {
-    let id = campaign_id(id)?;
-    let (c, snapshots) = (Arc::clone(&web.coordinator), Arc::clone(&web.snapshots));
-    blocking(move || snapshots.campaigns.get(&id, || details(&c, &id))).await
+    let (web, id) = (web.clone(), campaign_id(id)?);
+    blocking(move || read_now(&web, &id)).await
 }
 
 /// The campaign's page.
@@ -85,6 +93,10 @@ pub(super) async fn page(
         }
         (actions(&viewer, &d.view))
         div #live data-live={ "/fragments/campaigns/" (name) } { (live(&viewer, &d)) }
+        h2 { "Workers" }
+        div #workers data-live={ "/fragments/campaigns/" (name) "/workers" } data-live-every=(WORKERS_EVERY_S) {
+            (workers(&viewer, &d))
+        }
         h2 { "The match" }
         (match_facts(&d))
         h2 { "Files" }
@@ -100,9 +112,38 @@ pub(super) async fn fragment(
     State(web): State<Web>,
     viewer: Viewer,
     Path(id): Path<String>,
-) -> Result<Html<String>, WebError> {
-    let d = read(&web, &id).await?;
-    Ok(Html(live(&viewer, &d).into_string()))
+) -> Result<Html<axum::body::Bytes>, WebError> {
+    cached_part(web, viewer, &id, "live", live).await
+}
+
+/// The games per worker alone: a live part of its own, refreshed less
+/// often (a cluster's table is long).
+pub(super) async fn workers_fragment(
+    State(web): State<Web>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+) -> Result<Html<axum::body::Bytes>, WebError> {
+    cached_part(web, viewer, &id, "workers", workers).await
+}
+
+/// Part `part` of campaign `id`'s page as `viewer` sees it, rendered at
+/// most a second ago.
+async fn cached_part(
+    web: Web,
+    viewer: Viewer,
+    id: &str,
+    part: &'static str,
+    render: fn(&Viewer, &Details) -> Markup,
+) -> Result<Html<axum::body::Bytes>, WebError> {
+    let id = campaign_id(id)?;
+    let key = (format!("campaign {id} {part}"), viewer.csrf());
+    let html = blocking(move || {
+        web.snapshots.fragments.get(&key, || {
+            Ok(render(&viewer, &*read_now(&web, &id)?).into_string().into())
+        })
+    })
+    .await?;
+    Ok(Html((*html).clone()))
 }
 
 /// Pause, resume, stop and the priority, for a signed-in operator.
@@ -134,8 +175,8 @@ fn actions(viewer: &Viewer, view: &CampaignView) -> Markup {
     }
 }
 
-/// Everything that moves while the campaign runs.
-fn live(viewer: &Viewer, d: &Details) -> Markup {
+/// Everything that moves while the campaign runs, but the workers.
+fn live(_viewer: &Viewer, d: &Details) -> Markup {
     let v = &d.view;
     html! {
         (progress(d))
@@ -147,8 +188,6 @@ fn live(viewer: &Viewer, d: &Details) -> Markup {
             @if let Some(sprt) = &v.sprt { (super::charts::llr_chart(&d.history, sprt)) }
         }
         (kinds::section(d))
-        h2 { "Workers" }
-        (workers(viewer, d))
     }
 }
 

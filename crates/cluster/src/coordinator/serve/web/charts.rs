@@ -54,6 +54,22 @@ fn y_range(values: impl Iterator<Item = f64>, around_zero: Option<f64>) -> std::
     (lo - margin)..(hi + margin)
 }
 
+/// Points a line keeps at most: more than a chart's width in pixels shows
+/// nothing more and costs each page that draws it.
+const MAX_POINTS: usize = 400;
+
+/// `history` thinned to at most [`MAX_POINTS`], evenly, the last kept.
+fn thinned(history: &[Pentanomial]) -> Vec<Pentanomial> {
+    let step = history.len().div_ceil(MAX_POINTS).max(1);
+    let mut kept: Vec<Pentanomial> = history.iter().step_by(step).copied().collect();
+    if let Some(last) = history.last()
+        && kept.last() != Some(last)
+    {
+        kept.push(*last);
+    }
+    kept
+}
+
 fn zero_line() -> HLine {
     HLine {
         label: String::new(),
@@ -64,7 +80,7 @@ fn zero_line() -> HLine {
 
 /// Elo with its 95% band against games.
 pub(super) fn elo_chart(history: &[Pentanomial]) -> Markup {
-    let points: Vec<(f64, f64, f64)> = history
+    let points: Vec<(f64, f64, f64)> = thinned(history)
         .iter()
         .filter_map(|p| {
             let e = p.elo().ok()?;
@@ -104,7 +120,7 @@ pub(super) fn elo_chart(history: &[Pentanomial]) -> Markup {
 /// The SPRT's LLR against games, between its bounds.
 pub(super) fn llr_chart(history: &[Pentanomial], sprt: &SprtView) -> Markup {
     let config = sprt.config;
-    let points: Vec<(f64, f64)> = history
+    let points: Vec<(f64, f64)> = thinned(history)
         .iter()
         .filter_map(|p| {
             ajaxlab_stats::llr(
@@ -198,4 +214,19 @@ pub(super) fn values_chart(values: &[(String, f64, f64, f64)], unit: &str) -> Ma
         },
         "values",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_history_is_thinned_evenly_keeping_its_last_point() {
+        let history: Vec<Pentanomial> = (0..1001).map(|n| Pentanomial([n, 0, 0, 0, 0])).collect();
+        let kept = thinned(&history);
+        assert!(kept.len() <= MAX_POINTS + 1, "{}", kept.len());
+        assert_eq!(kept.first(), history.first());
+        assert_eq!(kept.last(), history.last());
+        assert_eq!(thinned(&history[..10]).len(), 10);
+    }
 }

@@ -8,12 +8,19 @@ use crate::coordinator::CampaignState;
 use maud::{DOCTYPE, Markup, html};
 
 /// Who is looking: a signed-in operator, or a reader.
+#[derive(Clone)]
 pub(super) struct Viewer(pub(super) Option<Session>);
 
 impl Viewer {
     /// The session, if an operator is signed in.
     pub(super) fn session(&self) -> Option<&Session> {
         self.0.as_ref()
+    }
+
+    /// What makes a page differ between viewers: the session's CSRF token
+    /// its forms carry, none for a reader.
+    pub(super) fn csrf(&self) -> Option<String> {
+        self.0.as_ref().map(|s| s.csrf.clone())
     }
 }
 

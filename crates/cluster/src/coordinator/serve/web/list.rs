@@ -113,18 +113,25 @@ pub(super) async fn page(
 pub(super) async fn fragment(
     State(web): State<Web>,
     Query(filter): Query<Filter>,
-) -> Result<Html<String>, WebError> {
-    let rows = read(&web).await?;
-    Ok(Html(table(&rows, &filter).into_string()))
+) -> Result<Html<axum::body::Bytes>, WebError> {
+    let key = (format!("list {}", filter.query()), None);
+    let html = blocking(move || {
+        web.snapshots.fragments.get(&key, || {
+            Ok(table(&read_now(&web)?, &filter).into_string().into())
+        })
+    })
+    .await?;
+    Ok(Html((*html).clone()))
 }
 
-/// Every campaign's line, as read at most a second ago.
+/// Every campaign's line, as read at most a second ago (it blocks).
+fn read_now(web: &Web) -> Result<std::sync::Arc<Vec<Summary>>, WebError> {
+    web.snapshots.list.get(&(), || summaries(&web.coordinator))
+}
+
 async fn read(web: &Web) -> Result<std::sync::Arc<Vec<Summary>>, WebError> {
-    let (c, snapshots) = (
-        std::sync::Arc::clone(&web.coordinator),
-        std::sync::Arc::clone(&web.snapshots),
-    );
-    blocking(move || snapshots.list.get(&(), || summaries(&c))).await
+    let web = web.clone();
+    blocking(move || read_now(&web)).await
 }
 
 fn filters(filter: &Filter, variants: &[String]) -> Markup {

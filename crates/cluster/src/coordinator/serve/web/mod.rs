@@ -28,6 +28,7 @@ use crate::coordinator::serve::connections::ConnectionLimits;
 pub use auth::ReadAccess;
 use axum::Router;
 use axum::routing::{get, post};
+pub use campaign::WORKERS_EVERY_S;
 use std::sync::Arc;
 
 /// What every handler shares: the coordinator, the signed-in sessions and
@@ -56,6 +57,10 @@ pub fn router(coordinator: Arc<Coordinator>, read: ReadAccess) -> Router {
         .route("/fragments/campaigns", get(list::fragment))
         .route("/campaigns/{id}", get(campaign::page))
         .route("/fragments/campaigns/{id}", get(campaign::fragment))
+        .route(
+            "/fragments/campaigns/{id}/workers",
+            get(campaign::workers_fragment),
+        )
         .route("/campaigns/{id}/files/{file}", get(downloads::file))
         .route("/new", get(create::form))
         .route("/workers", get(workers::page))

@@ -4,7 +4,8 @@
 //! hundred times for one change, and the workers' requests, which wait on
 //! the same database, would wait behind them (`ajaxlab loadgen
 //! --live-pages` measures it). An operator's action forgets what it
-//! changed, so that its own page shows it at once.
+//! changed, so that its own page shows it at once. The live parts are kept
+//! as sent, too: a hundred readers of one page are sent one rendering.
 
 use super::campaign::Details;
 use super::error::WebError;
@@ -66,9 +67,15 @@ impl<K: Eq + Hash + Clone, T> Fresh<K, T> {
     }
 }
 
+/// A live part's key: what it shows, and for whom (the session's CSRF
+/// token its forms carry; none for a reader).
+pub(super) type FragmentKey = (String, Option<String>);
+
 /// The readings the pages share.
 #[derive(Default)]
 pub(super) struct Snapshots {
+    /// The live parts as sent, by what they show and for whom.
+    pub(super) fragments: Fresh<FragmentKey, axum::body::Bytes>,
     /// Each campaign's page.
     pub(super) campaigns: Fresh<CampaignId, Details>,
     /// The campaigns list.
@@ -82,6 +89,7 @@ impl Snapshots {
     pub(super) fn changed(&self, id: &CampaignId) {
         self.campaigns.forget(id);
         self.list.forget(&());
+        lock(&self.fragments.slots).clear();
     }
 }
 

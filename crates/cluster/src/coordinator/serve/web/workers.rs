@@ -18,10 +18,16 @@ use std::sync::Arc;
 /// A worker not heard from for this long is shown as silent.
 const SILENT_AFTER_MS: i64 = 10 * 60 * 1000;
 
-/// Every worker's health as read at most a second ago.
+/// Every worker's health as read at most a second ago (it blocks).
+fn read_now(web: &Web) -> Result<Arc<Vec<WorkerHealth>>, WebError> {
+    web.snapshots
+        .workers
+        .get(&(), || Ok(web.coordinator.worker_health()?))
+}
+
 async fn read(web: &Web) -> Result<Arc<Vec<WorkerHealth>>, WebError> {
-    let (c, snapshots) = (Arc::clone(&web.coordinator), Arc::clone(&web.snapshots));
-    blocking(move || snapshots.workers.get(&(), || Ok(c.worker_health()?))).await
+    let web = web.clone();
+    blocking(move || read_now(&web)).await
 }
 
 /// The workers page.
@@ -36,9 +42,15 @@ pub(super) async fn page(State(web): State<Web>, viewer: Viewer) -> Result<Html<
 }
 
 /// The table alone, for live updates.
-pub(super) async fn fragment(State(web): State<Web>) -> Result<Html<String>, WebError> {
-    let workers = read(&web).await?;
-    Ok(Html(table(&workers, now_ms()).into_string()))
+pub(super) async fn fragment(State(web): State<Web>) -> Result<Html<axum::body::Bytes>, WebError> {
+    let key = ("workers".to_owned(), None);
+    let html = blocking(move || {
+        web.snapshots.fragments.get(&key, || {
+            Ok(table(&read_now(&web)?, now_ms()).into_string().into())
+        })
+    })
+    .await?;
+    Ok(Html((*html).clone()))
 }
 
 fn table(workers: &[WorkerHealth], now: i64) -> Markup {
