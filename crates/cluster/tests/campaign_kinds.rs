@@ -106,6 +106,12 @@ max_plies = 40
     play_out(&c, &w);
     let view = c.campaign(&campaign_id("capped")).unwrap();
     assert_eq!(view.state, CampaignState::Finished);
+    // The first player's games, as Fishtest's W/L/D.
+    let first = view.first.unwrap();
+    assert_eq!(
+        first.wins + first.draws + first.losses,
+        view.pentanomial.games()
+    );
     // The live line of `ajaxlab campaign run`.
     let line = ajaxlab_cluster::local::standing(&view);
     assert!(

@@ -90,6 +90,9 @@ impl LoadgenArgs {
     }
 }
 
+/// Requests of each page with `--pages`.
+const PAGE_REPEATS: usize = 9;
+
 /// A fresh state directory for one run.
 fn scratch(tag: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ajaxlab-loadgen-{}-{tag}", std::process::id()));
@@ -106,7 +109,7 @@ pub(crate) fn loadgen(args: &LoadgenArgs) -> anyhow::Result<ExitCode> {
     let runtime = runtime()?;
     if args.pages {
         let dir = scratch("pages");
-        let times = runtime.block_on(page_times(&dir, args.campaigns, args.workers, 20));
+        let times = runtime.block_on(page_times(&dir, args.campaigns, args.workers, PAGE_REPEATS));
         let _ = std::fs::remove_dir_all(&dir);
         print_pages(&times.map_err(anyhow::Error::msg)?)?;
         return Ok(ExitCode::SUCCESS);
@@ -167,7 +170,7 @@ fn print_load(args: &LoadgenArgs, pages: usize, r: &LoadReport) -> anyhow::Resul
 
 fn print_pages(t: &PageTimes) -> anyhow::Result<()> {
     outln!(
-        "{} campaigns, {} workers; each page asked for 20 times over loopback:",
+        "{} campaigns, {} workers; each page asked for {PAGE_REPEATS} times over loopback, each time read and rendered anew:",
         t.campaigns,
         t.workers
     )?;

@@ -38,6 +38,9 @@ pub struct CampaignView {
     pub kind: RunKind,
     /// White's wins, draws and losses over every counted game.
     pub white: Trinomial,
+    /// The first player's wins, draws and losses over every counted game;
+    /// `None` if some were counted before they were kept.
+    pub first: Option<Trinomial>,
     /// SPRT campaigns: the test.
     pub sprt: Option<SprtView>,
     /// SPSA campaigns: each tuned parameter's current value.
@@ -293,6 +296,8 @@ impl Coordinator {
             pentanomial: penta,
             kind: live.map_or(RunKind::Match, |l| l.spec.kind.run_kind()),
             white: record.white,
+            first: (record.first.wins + record.first.draws + record.first.losses == penta.games())
+                .then_some(record.first),
             sprt: live.and_then(|l| {
                 l.sprt.as_ref().map(|s| SprtView {
                     llr: s.llr(),

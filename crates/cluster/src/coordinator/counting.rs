@@ -20,8 +20,8 @@ use ajaxlab_stats::Pentanomial;
 use ajaxlab_store::atomic::TEMPORARY_MARK;
 use ajaxlab_store::record::white_counts;
 use ajaxlab_store::state::{
-    CountedResult, GamesFileRecord, SpsaSnapshot, UnitPlay, UnitState, campaigns, exclusions,
-    rejections, results, spsa_history, units, workers,
+    CountedResult, GamesFileRecord, SpsaSnapshot, UnitCounts, UnitPlay, UnitState, campaigns,
+    exclusions, rejections, results, spsa_history, units, workers,
 };
 use ajaxlab_store::{
     GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
@@ -462,6 +462,7 @@ impl Coordinator {
                 worker,
                 pentanomial: penta,
                 white,
+                first: stats.trinomial,
                 done_ms: now_ms(),
                 file: &GamesFileRecord {
                     sha256: file.sha256,
@@ -472,7 +473,15 @@ impl Coordinator {
             },
         )?;
         units::mark_done(&tx, unit)?;
-        campaigns::add_counts(&tx, campaign, &penta, &white)?;
+        campaigns::add_counts(
+            &tx,
+            campaign,
+            &UnitCounts {
+                pentanomial: penta,
+                white,
+                first: stats.trinomial,
+            },
+        )?;
         let elapsed_min = units::minutes_leased(&tx, unit, now_ms())?;
         if let Some(minutes) = elapsed_min.filter(|m| *m > 0.0) {
             let rate = penta.pairs() as f64 / minutes;

@@ -63,6 +63,9 @@ pub struct CampaignRecord {
     pub pentanomial: Pentanomial,
     /// White's game results over its counted units.
     pub white: Trinomial,
+    /// The first player's game results over its counted units (short of
+    /// its games if some were counted before they were kept).
+    pub first: Trinomial,
     /// When it was created, Unix milliseconds.
     pub created_ms: i64,
     /// Who created it (empty for campaigns created before this was kept).
@@ -118,7 +121,8 @@ pub fn insert(db: &Connection, campaign: &NewCampaign<'_>) -> rusqlite::Result<(
 pub fn record(db: &Connection, id: &CampaignId) -> rusqlite::Result<Option<CampaignRecord>> {
     db.query_row(
         "select state, priority, pairs_total, ll, ld, dd, wd, ww,
-                white_wins, white_draws, white_losses, created_ms, created_by, rowid
+                white_wins, white_draws, white_losses, created_ms, created_by,
+                first_wins, first_draws, first_losses, rowid
          from campaigns where id = ?1",
         [id],
         |r| {
@@ -131,6 +135,7 @@ pub fn record(db: &Connection, id: &CampaignId) -> rusqlite::Result<Option<Campa
                 white: Trinomial::new(n(10)?, n(9)?, n(8)?),
                 created_ms: r.get(11)?,
                 created_by: r.get(12)?,
+                first: Trinomial::new(n(15)?, n(14)?, n(13)?),
             })
         },
     )
@@ -311,24 +316,31 @@ pub fn progress(db: &Connection, id: &CampaignId) -> rusqlite::Result<Progress> 
     )
 }
 
-/// Adds a counted unit's pair results and White's game results to
-/// campaign `id`'s totals.
+/// What a counted unit adds to its campaign's totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitCounts {
+    /// The first player's pair results.
+    pub pentanomial: Pentanomial,
+    /// White's game results.
+    pub white: Trinomial,
+    /// The first player's game results.
+    pub first: Trinomial,
+}
+
+/// Adds a counted unit's results to campaign `id`'s totals.
 ///
 /// # Errors
 /// SQLite's.
-pub fn add_counts(
-    db: &Connection,
-    id: &CampaignId,
-    pentanomial: &Pentanomial,
-    white: &Trinomial,
-) -> rusqlite::Result<()> {
-    let p = pentanomial.0.map(stored);
-    let w = [white.wins, white.draws, white.losses].map(stored);
+pub fn add_counts(db: &Connection, id: &CampaignId, counts: &UnitCounts) -> rusqlite::Result<()> {
+    let p = counts.pentanomial.0.map(stored);
+    let trio = |t: &Trinomial| [t.wins, t.draws, t.losses].map(stored);
+    let (w, f) = (trio(&counts.white), trio(&counts.first));
     db.execute(
         "update campaigns set ll = ll + ?2, ld = ld + ?3, dd = dd + ?4, wd = wd + ?5, ww = ww + ?6,
-             white_wins = white_wins + ?7, white_draws = white_draws + ?8, white_losses = white_losses + ?9
+             white_wins = white_wins + ?7, white_draws = white_draws + ?8, white_losses = white_losses + ?9,
+             first_wins = first_wins + ?10, first_draws = first_draws + ?11, first_losses = first_losses + ?12
          where id = ?1",
-        params![id, p[0], p[1], p[2], p[3], p[4], w[0], w[1], w[2]],
+        params![id, p[0], p[1], p[2], p[3], p[4], w[0], w[1], w[2], f[0], f[1], f[2]],
     )?;
     Ok(())
 }
@@ -377,6 +389,7 @@ mod tests {
                 white: Trinomial::default(),
                 created_ms: 1,
                 created_by: "test".into(),
+                first: Trinomial::default(),
             })
         );
         set_priority(&db, &a, 7)?;
@@ -394,13 +407,19 @@ mod tests {
         let db = schema::open_in_memory()?;
         let a = id("a");
         insert(&db, &new(&a, 1))?;
-        let penta = Pentanomial([1, 0, 2, 0, 1]);
-        let white = Trinomial::new(3, 2, 3);
-        add_counts(&db, &a, &penta, &white)?;
-        add_counts(&db, &a, &penta, &white)?;
+        let counts = UnitCounts {
+            pentanomial: Pentanomial([1, 0, 2, 0, 1]),
+            white: Trinomial::new(3, 2, 3),
+            first: Trinomial::new(2, 4, 2),
+        };
+        add_counts(&db, &a, &counts)?;
+        add_counts(&db, &a, &counts)?;
         assert_eq!(pentanomial(&db, &a)?, Pentanomial([2, 0, 4, 0, 2]));
-        let record = record(&db, &a)?.map(|r| r.white);
-        assert_eq!(record, Some(Trinomial::new(6, 4, 6)));
+        let record = record(&db, &a)?.map(|r| (r.white, r.first));
+        assert_eq!(
+            record,
+            Some((Trinomial::new(6, 4, 6), Trinomial::new(4, 8, 4)))
+        );
         let done = progress(&db, &a)?;
         assert_eq!((done.pairs_total, done.pairs_done), (10, 8));
         assert!(!done.complete());

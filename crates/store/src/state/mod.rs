@@ -34,7 +34,7 @@ pub mod units;
 pub mod workers;
 
 pub use campaigns::{
-    BuildGate, CampaignRecord, CampaignState, NewCampaign, Progress, StoredCampaign,
+    BuildGate, CampaignRecord, CampaignState, NewCampaign, Progress, StoredCampaign, UnitCounts,
     UnknownCampaignState,
 };
 pub use exclusions::{CountedUnit, Exclusion};

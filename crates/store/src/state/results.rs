@@ -31,6 +31,8 @@ pub struct CountedResult<'a> {
     pub pentanomial: Pentanomial,
     /// White's game results.
     pub white: Trinomial,
+    /// The first player's game results.
+    pub first: Trinomial,
     /// When it was counted, Unix milliseconds.
     pub done_ms: i64,
     /// Its games file.
@@ -121,9 +123,10 @@ pub struct CountedFile {
 pub fn insert(db: &Connection, result: &CountedResult<'_>) -> rusqlite::Result<()> {
     let p = result.pentanomial.0.map(stored);
     let w = [result.white.wins, result.white.draws, result.white.losses].map(stored);
+    let f = [result.first.wins, result.first.draws, result.first.losses].map(stored);
     db.execute(
-        "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses, file_sha256, file_bytes, games, failures, plies)
-         values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+        "insert or replace into results (unit_id, campaign_id, worker_id, ll, ld, dd, wd, ww, done_ms, white_wins, white_draws, white_losses, file_sha256, file_bytes, games, failures, plies, first_wins, first_draws, first_losses)
+         values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
         params![
             result.unit,
             result.unit.campaign(),
@@ -141,7 +144,10 @@ pub fn insert(db: &Connection, result: &CountedResult<'_>) -> rusqlite::Result<(
             stored(result.file.bytes),
             stored(result.file.games),
             stored(result.play.failures),
-            stored(result.play.plies)
+            stored(result.play.plies),
+            f[0],
+            f[1],
+            f[2]
         ],
     )?;
     Ok(())
@@ -359,6 +365,7 @@ mod tests {
                     worker,
                     pentanomial: Pentanomial([0, 1, 1, 0, 0]),
                     white: Trinomial::new(1, 2, 1),
+                    first: Trinomial::new(1, 2, 1),
                     done_ms: 5,
                     file: &file,
                     play: UnitPlay {

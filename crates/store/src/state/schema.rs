@@ -61,6 +61,14 @@ fn make_tables(db: &Connection) -> Result<(), rusqlite::Error> {
         ("results", "failures", "integer not null default -1"),
         ("results", "plies", "integer not null default -1"),
         ("campaigns", "created_by", "text not null default ''"),
+        // The first player's games; 0 for units counted before they were
+        // kept, so that a campaign's sum then falls short of its games.
+        ("results", "first_wins", "integer not null default 0"),
+        ("results", "first_draws", "integer not null default 0"),
+        ("results", "first_losses", "integer not null default 0"),
+        ("campaigns", "first_wins", "integer not null default 0"),
+        ("campaigns", "first_draws", "integer not null default 0"),
+        ("campaigns", "first_losses", "integer not null default 0"),
     ] {
         let present: bool = db.query_row(
             &format!("select count(*) from pragma_table_info('{table}') where name = ?1"),
@@ -99,7 +107,10 @@ update campaigns set
     ww = (select coalesce(sum(ww), 0) from results r where r.campaign_id = campaigns.id),
     white_wins = (select coalesce(sum(white_wins), 0) from results r where r.campaign_id = campaigns.id),
     white_draws = (select coalesce(sum(white_draws), 0) from results r where r.campaign_id = campaigns.id),
-    white_losses = (select coalesce(sum(white_losses), 0) from results r where r.campaign_id = campaigns.id)
+    white_losses = (select coalesce(sum(white_losses), 0) from results r where r.campaign_id = campaigns.id),
+    first_wins = (select coalesce(sum(first_wins), 0) from results r where r.campaign_id = campaigns.id),
+    first_draws = (select coalesce(sum(first_draws), 0) from results r where r.campaign_id = campaigns.id),
+    first_losses = (select coalesce(sum(first_losses), 0) from results r where r.campaign_id = campaigns.id)
 where ?1 is null or id = ?1";
 
 const SCHEMA: &str = "

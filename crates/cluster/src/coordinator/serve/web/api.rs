@@ -36,6 +36,7 @@ pub(super) async fn campaigns_json(State(web): State<Web>) -> Response {
                         "pentanomial": v.pentanomial.0,
                         "elo": e.map(|e| e.elo), "elo_ci95": e.map(|e| [e.interval.low, e.interval.high]),
                         "kind": v.kind.as_str(), "white_score": v.white_score(),
+                        "wdl": v.first.map(|f| [f.wins, f.draws, f.losses]),
                         "llr": v.sprt.as_ref().map(|s| s.llr),
                         "llr_bounds": v.sprt.as_ref().map(|s| [s.bounds.lower, s.bounds.upper]),
                         "verdict": v.sprt.as_ref().map(|s| short_verdict(s.verdict)),

@@ -220,6 +220,7 @@ fn results(v: &CampaignView) -> Markup {
             dt { "Elo (95%)" } dd #elo { (elo_text(v)) }
             dt { "nElo (95%)" } dd { @if let Some(n) = nelo { (format!("{:+.1} ± {:.1}", n.nelo, n.interval.half_width())) } @else { "n/a" } }
             dt { "LOS" } dd { @if let Some(e) = elo { (format!("{:.1}%", e.los * 100.0)) } @else { "n/a" } }
+            dt { "Games (first player)" } dd #wdl { @if let Some(f) = v.first { "W " (f.wins) " D " (f.draws) " L " (f.losses) } @else { (p.games()) " (W/D/L counted before it was kept: n/a)" } }
             dt { "Pentanomial (0–2)" } dd { (p.0.map(|n| n.to_string()).join(", ")) }
             dt { "White's score" } dd { @if let Some(s) = v.white_score() { (format!("{:.1}%", s * 100.0)) " (W " (v.white.wins) " D " (v.white.draws) " L " (v.white.losses) ")" } @else { "n/a" } }
         }
@@ -261,7 +262,16 @@ pub(super) fn result_block(v: &CampaignView) -> String {
             n.interval.half_width()
         ));
     }
-    lines.push(format!("Total: {} games, {} pairs", p.games(), p.pairs()));
+    lines.push(match v.first {
+        Some(f) => format!(
+            "Total: {} W: {} L: {} D: {}",
+            p.games(),
+            f.wins,
+            f.losses,
+            f.draws
+        ),
+        None => format!("Total: {} games, {} pairs", p.games(), p.pairs()),
+    });
     lines.push(format!(
         "Ptnml(0-2): {}",
         p.0.map(|n| n.to_string()).join(", ")

@@ -29,6 +29,7 @@ pub use auth::ReadAccess;
 use axum::Router;
 use axum::routing::{get, post};
 pub use campaign::WORKERS_EVERY_S;
+pub use snapshots::MAX_AGE;
 use std::sync::Arc;
 
 /// What every handler shares: the coordinator, the signed-in sessions and

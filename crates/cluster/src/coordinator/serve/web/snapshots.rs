@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The oldest a page's reading may be: the live updates' own pace.
-pub(super) const MAX_AGE: Duration = Duration::from_secs(1);
+pub const MAX_AGE: Duration = Duration::from_secs(1);
 
 /// One reading and when it was taken.
 type Slot<T> = Arc<Mutex<Option<(Instant, Arc<T>)>>>;
