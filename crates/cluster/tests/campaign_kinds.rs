@@ -519,6 +519,10 @@ max_plies = 80
     assert_eq!(view.kind, ajaxlab_store::RunKind::FirstMove);
     assert_eq!(view.white.games(), 8);
     assert!(view.white_score().is_some());
+    // Counted per start too (one start here: chess's own), for the web UI.
+    let starts = c.start_counts(&campaign_id("fm")).unwrap();
+    assert_eq!(starts.len(), 1, "{starts:?}");
+    assert_eq!(starts[0].1, view.white);
 }
 
 #[test]

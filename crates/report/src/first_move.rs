@@ -88,19 +88,27 @@ pub struct FirstMoveReport {
     pub files: Vec<PathBuf>,
 }
 
-/// Builds the report of a first-move campaign and writes its files.
-pub(crate) fn report(run: &Run, out: &Path) -> Result<FirstMoveReport, ReportError> {
-    let mut by_start: BTreeMap<StartKey, Vec<&GameRecord>> = BTreeMap::new();
-    for game in run.files.iter().flat_map(|f| &f.games) {
-        let key = game
-            .start_number
-            .map_or_else(|| StartKey::Fen(game.start_fen.clone()), StartKey::Number);
-        by_start.entry(key).or_default().push(game);
-    }
-    let by_start: BTreeMap<StartKey, Trinomial> = by_start
-        .into_iter()
-        .map(|(start, games)| (start, white_counts(games)))
-        .collect();
+/// White's score per start with its interval and empirical-Bayes
+/// shrinkage, and whether the starts differ by more than noise: what a
+/// first-move campaign answers, from White's counts per start (the report
+/// reads them from the games; the coordinator's web UI from its counts).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StartScores {
+    /// White's wins, draws and losses over every game.
+    pub overall: Trinomial,
+    /// White's mean score over every game.
+    pub white_score: f64,
+    /// Its 95% interval.
+    pub score_interval: Interval,
+    /// Per start, ordered by shrunken (else raw) score, highest first.
+    pub starts: Vec<StartEstimate>,
+    /// Cochran's Q test across starts and the between-start variance.
+    pub heterogeneity: Result<Heterogeneity, HeterogeneityError>,
+}
+
+/// [`StartScores`] of White's counts per start.
+#[must_use]
+pub fn start_scores(by_start: BTreeMap<StartKey, Trinomial>) -> StartScores {
     let overall = by_start.values().fold(Trinomial::default(), |a, &b| a + b);
     let white_score = overall.score().unwrap_or(0.5);
     // Per-game variance pooled over every game: per-start variances of a
@@ -136,14 +144,38 @@ pub(crate) fn report(run: &Run, out: &Path) -> Result<FirstMoveReport, ReportErr
     starts.sort_by(|a, b| {
         (b.best_score().total_cmp(&a.best_score())).then(b.score.total_cmp(&a.score))
     });
-    let report = FirstMoveReport {
-        id: run.id.clone(),
+    StartScores {
         overall,
         white_score,
         score_interval: score_interval(white_score, half),
-        elo: overall.elo().ok(),
         starts,
         heterogeneity: test,
+    }
+}
+
+/// Builds the report of a first-move campaign and writes its files.
+pub(crate) fn report(run: &Run, out: &Path) -> Result<FirstMoveReport, ReportError> {
+    let mut by_start: BTreeMap<StartKey, Vec<&GameRecord>> = BTreeMap::new();
+    for game in run.files.iter().flat_map(|f| &f.games) {
+        let key = game
+            .start_number
+            .map_or_else(|| StartKey::Fen(game.start_fen.clone()), StartKey::Number);
+        by_start.entry(key).or_default().push(game);
+    }
+    let scores = start_scores(
+        by_start
+            .into_iter()
+            .map(|(start, games)| (start, white_counts(games)))
+            .collect(),
+    );
+    let report = FirstMoveReport {
+        id: run.id.clone(),
+        overall: scores.overall,
+        white_score: scores.white_score,
+        score_interval: scores.score_interval,
+        elo: scores.overall.elo().ok(),
+        starts: scores.starts,
+        heterogeneity: scores.heterogeneity,
         files: Vec::new(),
     };
     let csv = out.join(format!("{}.csv", stem(run.kind, &run.id, "starts")));

@@ -41,7 +41,7 @@ mod table;
 
 pub use ajaxlab_store::{RunKind, SPSA_FILE, SprtMetadata};
 pub use error::ReportError;
-pub use first_move::{FirstMoveReport, StartEstimate, StartKey};
+pub use first_move::{FirstMoveReport, StartEstimate, StartKey, StartScores, start_scores};
 pub use match_report::{MatchReport, SprtOutcome};
 pub use piece_value::{
     MaterialRegression, MaterialRegressionError, PartEstimate, PieceValueReport, RegressionTerm,

@@ -21,12 +21,30 @@ use ajaxlab_store::atomic::TEMPORARY_MARK;
 use ajaxlab_store::record::white_counts;
 use ajaxlab_store::state::{
     CountedResult, GamesFileRecord, SpsaSnapshot, UnitCounts, UnitPlay, UnitState, campaigns,
-    exclusions, rejections, results, spsa_history, units, workers,
+    exclusions, rejections, results, spsa_history, starts, units, workers,
 };
 use ajaxlab_store::{
     GameRecord, SPSA_FILE, TrajectoryRow, read_games, write_games, write_trajectory,
 };
 use std::time::Duration;
+
+/// White's wins, draws and losses per start of `games`, the start by its
+/// number if it has one, else by its FEN.
+fn white_by_start(games: &[GameRecord]) -> Vec<(starts::Start, ajaxlab_stats::Trinomial)> {
+    let mut by_start: std::collections::BTreeMap<starts::Start, Vec<&GameRecord>> =
+        std::collections::BTreeMap::new();
+    for game in games {
+        let start = game.start_number.map_or_else(
+            || starts::Start::Fen(game.start_fen.clone()),
+            starts::Start::Number,
+        );
+        by_start.entry(start).or_default().push(game);
+    }
+    by_start
+        .into_iter()
+        .map(|(start, games)| (start, white_counts(games)))
+        .collect()
+}
 
 /// A unit's games as they come to be counted.
 enum Submission<'a> {
@@ -447,6 +465,7 @@ impl Coordinator {
         }
         let penta = stats.pentanomial;
         let white = white_counts(games);
+        let by_start = self.first_move(campaign).then(|| white_by_start(games));
         let mut db = self.db();
         let tx = db.transaction()?;
         let Some(status) = units::status(&tx, unit)? else {
@@ -473,6 +492,9 @@ impl Coordinator {
             },
         )?;
         units::mark_done(&tx, unit)?;
+        if let Some(by_start) = &by_start {
+            starts::insert(&tx, unit, by_start)?;
+        }
         campaigns::add_counts(
             &tx,
             campaign,

@@ -7,7 +7,7 @@ use super::error::{CampaignError, LeaseError};
 use super::{Coordinator, CoordinatorError, now_ms};
 use crate::campaign::{CampaignSpec, PRIORITY};
 use crate::ids::{CampaignId, WorkerId};
-use ajaxlab_store::state::{WorkerHealth, campaigns, exclusions, results, workers};
+use ajaxlab_store::state::{WorkerHealth, campaigns, exclusions, results, starts, workers};
 
 /// The window of a worker's recent units on the workers page.
 pub const HEALTH_WINDOW_MS: i64 = 60 * 60 * 1000;
@@ -151,6 +151,28 @@ impl Coordinator {
             let minutes = ((now - first) as f64 / 60_000.0).max(1.0);
             pairs as f64 / minutes
         }))
+    }
+
+    /// Whether campaign `id` is a first-move survey (whose units' counts
+    /// per start are kept).
+    pub(super) fn first_move(&self, id: &CampaignId) -> bool {
+        self.campaigns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+            .is_some_and(|live| matches!(live.spec.kind, crate::campaign::CampaignKind::FirstMove))
+    }
+
+    /// A first-move campaign's White counts per start over its counted
+    /// units (those counted before they were kept are missing).
+    ///
+    /// # Errors
+    /// Storage failure.
+    pub fn start_counts(
+        &self,
+        id: &CampaignId,
+    ) -> Result<Vec<(starts::Start, ajaxlab_stats::Trinomial)>, CoordinatorError> {
+        Ok(starts::of_campaign(&self.db(), id)?)
     }
 
     /// Every registered worker's health, its recent units counted over

@@ -28,6 +28,7 @@ pub mod results;
 pub mod row;
 pub mod schema;
 pub mod spsa_history;
+pub mod starts;
 pub mod tokens;
 mod unit_state;
 pub mod units;

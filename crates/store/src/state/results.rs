@@ -153,13 +153,14 @@ pub fn insert(db: &Connection, result: &CountedResult<'_>) -> rusqlite::Result<(
     Ok(())
 }
 
-/// Deletes unit `unit`'s results (a unit counted out).
+/// Deletes unit `unit`'s results (a unit counted out), its counts per
+/// start included.
 ///
 /// # Errors
 /// SQLite's.
 pub fn delete(db: &Connection, unit: &UnitId) -> rusqlite::Result<()> {
     db.execute("delete from results where unit_id = ?1", [unit])?;
-    Ok(())
+    super::starts::delete(db, unit)
 }
 
 /// Records unit `unit`'s games file, for a unit counted before files were.

@@ -155,6 +155,11 @@ create table if not exists rejections(
     campaign_id text not null, unit_id text not null, token_hash text not null, at_ms integer not null);
 create index if not exists rejections_by_token on rejections(campaign_id, token_hash);
 create index if not exists rejections_by_unit on rejections(unit_id, token_hash);
+create table if not exists unit_starts(
+    unit_id text not null, campaign_id text not null, start_number integer not null,
+    start_fen text not null, white_wins integer not null, white_draws integer not null,
+    white_losses integer not null, primary key (unit_id, start_number, start_fen));
+create index if not exists unit_starts_by_campaign on unit_starts(campaign_id);
 ";
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ pub(super) enum KindDetails {
     Spsa(Vec<ajaxlab_stats::SpsaParam>, Vec<SpsaStep>),
     /// Every part of the piece-value campaign this one belongs to.
     PieceValue(Vec<PartValue>),
+    /// A first-move survey's scores per start, and the games they cover.
+    FirstMove(ajaxlab_report::StartScores),
 }
 
 impl KindDetails {
@@ -47,6 +49,7 @@ impl KindDetails {
                 KindDetails::Spsa(tune.params.clone(), c.spsa_history(&view.id)?)
             }
             Some(CampaignKind::PieceValue { .. }) => KindDetails::PieceValue(parts(c, view)?),
+            Some(CampaignKind::FirstMove) => KindDetails::FirstMove(start_scores(c, view)?),
             _ => KindDetails::Plain,
         })
     }
@@ -93,6 +96,27 @@ fn parts(c: &Coordinator, view: &CampaignView) -> Result<Vec<PartValue>, WebErro
     Ok(parts)
 }
 
+/// White's scores per start of a first-move campaign, as `ajaxlab report`
+/// makes them, from the coordinator's counts per start.
+fn start_scores(
+    c: &Coordinator,
+    view: &CampaignView,
+) -> Result<ajaxlab_report::StartScores, WebError> {
+    use ajaxlab_store::state::starts::Start;
+    let by_start = c
+        .start_counts(&view.id)?
+        .into_iter()
+        .map(|(start, counts)| {
+            let key = match start {
+                Start::Number(n) => ajaxlab_report::StartKey::Number(n),
+                Start::Fen(fen) => ajaxlab_report::StartKey::Fen(fen),
+            };
+            (key, counts)
+        })
+        .collect();
+    Ok(ajaxlab_report::start_scores(by_start))
+}
+
 /// An SPRT's verdict, prominent; nothing for other kinds.
 pub(super) fn verdict(v: &CampaignView) -> Markup {
     let (Some(s), Some(standing)) = (&v.sprt, v.sprt_standing()) else {
@@ -117,7 +141,7 @@ pub(super) fn section(d: &Details) -> Markup {
     match &d.kind {
         KindDetails::Spsa(params, history) => spsa(&d.view, params, history),
         KindDetails::PieceValue(parts) => piece_values(&d.view, parts),
-        KindDetails::Plain if d.view.kind == RunKind::FirstMove => first_move(&d.view),
+        KindDetails::FirstMove(scores) => first_move(&d.view, scores),
         KindDetails::Plain => html! {},
     }
 }
@@ -186,14 +210,24 @@ fn piece_values(v: &CampaignView, parts: &[PartValue]) -> Markup {
     }
 }
 
-fn first_move(v: &CampaignView) -> Markup {
+/// Rows of the per-start table shown at most: the best and the worst half.
+const START_ROWS: usize = 30;
+
+fn first_move(v: &CampaignView, scores: &ajaxlab_report::StartScores) -> Markup {
     let w = v.white;
     let n = w.wins + w.draws + w.losses;
+    let covered = scores.overall.games();
     let interval = v.white_score().map(|s| {
         let second = (w.wins as f64 + w.draws as f64 / 4.0) / n as f64;
         let se = ((second - s * s).max(0.0) / n as f64).sqrt();
         (s, Z_95 * se)
     });
+    let starts = &scores.starts;
+    let hidden = starts.len().saturating_sub(START_ROWS);
+    let shown = starts
+        .iter()
+        .take(START_ROWS / 2)
+        .chain(starts.iter().skip(START_ROWS / 2 + hidden));
     html! {
         h2 { "First-move advantage" }
         p {
@@ -201,7 +235,34 @@ fn first_move(v: &CampaignView) -> Markup {
             @if let Some((s, half)) = interval { b #white-score { (format!("{:.1}% ± {:.1}%", s * 100.0, half * 100.0)) } " (95%)" } @else { "n/a" }
             " over " (n) " games."
         }
-        p.muted { "White's score per start position, raw and shrunken, is in " code { "ajaxlab report" } " of the campaign's games." }
+        @match &scores.heterogeneity {
+            Ok(h) => p #heterogeneity {
+                (h.groups) " starts. Cochran's Q = " (format!("{:.1}", h.q)) " on " (format!("{:.0}", h.df)) " degrees of freedom, p = " (format!("{:.3}", h.p_value))
+                ", I² = " (format!("{:.0}%", h.i2 * 100.0))
+                @if h.p_value < 0.05 { ": the starts differ by more than noise." } @else { ": no difference between starts beyond noise yet." }
+            },
+            Err(e) => p.muted { "Starts compared: " (e.to_string()) },
+        }
+        @if covered < n {
+            p.muted { "Per start: " (covered) " of the " (n) " games (units counted before counts per start were kept are missing)." }
+        }
+        table.starts {
+            thead { tr { th { "start" } th.num { "games" } th.num { "W / D / L (White)" } th.num { "White's score (95%)" } th.num { "shrunken" } } }
+            tbody {
+                @for (i, s) in shown.enumerate() {
+                    @if hidden > 0 && i == START_ROWS / 2 {
+                        tr { td.muted colspan="5" { "… " (hidden) " starts between" } }
+                    }
+                    tr {
+                        td { code { (s.start.to_string()) } }
+                        td.num { (s.counts.games()) }
+                        td.num { (s.counts.wins) " / " (s.counts.draws) " / " (s.counts.losses) }
+                        td.num { (format!("{:.1}% ({:.1} to {:.1})", s.score * 100.0, s.interval.low * 100.0, s.interval.high * 100.0)) }
+                        td.num { @if let Some(k) = s.shrunken { (format!("{:.1}%", k.estimate * 100.0)) } }
+                    }
+                }
+            }
+        }
     }
 }
 
