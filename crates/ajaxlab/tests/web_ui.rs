@@ -272,6 +272,16 @@ async fn watch_sprt(c: &Client) {
         "{verdict} after {games}+ games"
     );
     screenshot(c, "sprt-verdict").await;
+    // The campaign ended while watched: the tab's title says so.
+    let mut title = String::new();
+    for _ in 0..50 {
+        title = c.title().await.unwrap();
+        if title.starts_with("Ended: ") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(title.starts_with("Ended: "), "{title}");
 }
 
 /// An action posted without the form's CSRF token is refused, even with

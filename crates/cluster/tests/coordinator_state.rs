@@ -433,9 +433,12 @@ fn the_load_generator_drives_a_coordinator_without_errors() {
             ))
             .unwrap();
         assert_eq!(report.errors, 0, "{report:?}");
-        assert_eq!(
-            report.fragments_fetched > 0,
-            rate == Some(50.0),
+        // Four pages: two on the campaign (two parts), two on the list
+        // (one), each sent its parts as it opens and as they change.
+        let least_received = if rate == Some(50.0) { 6 } else { 0 };
+        assert!(
+            report.fragments_received >= least_received
+                && (least_received > 0 || report.fragments_received == 0),
             "{report:?}"
         );
         assert_eq!(report.renewals > 0, rate == Some(1.0), "{report:?}");

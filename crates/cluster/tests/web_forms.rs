@@ -2,8 +2,9 @@
 //! field comes back beside that field with nothing stored, an engine over
 //! the artifact limit is refused naming its field, an uploaded engine goes
 //! into the artifact store as `campaign create` ships it, an action needs a
-//! signed-in operator, and a coordinator that keeps reading to operators
-//! sends others to sign in.
+//! signed-in operator, a coordinator that keeps reading to operators
+//! sends others to sign in, and a page's live parts come down its event
+//! stream as they change.
 
 #![allow(
     clippy::unwrap_used,
@@ -261,4 +262,72 @@ fn reading_kept_to_operators_sends_others_to_sign_in() {
     let (session, _) = site.sign_in();
     let cookie = format!("GET / HTTP/1.1\r\nCookie: ajaxlab_session={session}");
     assert_eq!(site.request(&cookie, b"").0, 200);
+}
+
+/// Reads `stream` into `read` until `text` has come `times` times, for
+/// 20 s at most.
+fn read_until(stream: &mut std::net::TcpStream, read: &mut String, text: &str, times: usize) {
+    let mut buffer = [0u8; 65536];
+    let start = std::time::Instant::now();
+    while read.matches(text).count() < times {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{text} x{times} not in {read}"
+        );
+        let n = stream
+            .read(&mut buffer)
+            .unwrap_or_else(|e| panic!("{e} waiting for {text} x{times} in {read}"));
+        assert!(n > 0, "the stream ended: {read}");
+        read.push_str(&String::from_utf8_lossy(&buffer[..n]));
+    }
+}
+
+#[test]
+fn a_page_is_sent_its_live_parts_as_they_change() {
+    let site = Site::start(ReadAccess::Anyone, None);
+    let (session, csrf) = site.sign_in();
+    assert_eq!(site.create(&session, &sprt_form(&csrf, &[]), &[]).0, 303);
+    let mut stream = std::net::TcpStream::connect(&site.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let parts = "%2Ffragments%2Fcampaigns%2Fweb-form%20%2Ffragments%2Fcampaigns%3Fstate%3Dpaused";
+    write!(
+        stream,
+        "GET /events?parts={parts} HTTP/1.1\r\nHost: {}\r\n\r\n",
+        site.addr
+    )
+    .unwrap();
+    let mut read = String::new();
+    // Both parts at once, each named by its URL.
+    read_until(&mut stream, &mut read, "event: part", 2);
+    assert!(
+        read.contains("data: /fragments/campaigns/web-form\n"),
+        "{read}"
+    );
+    assert!(
+        read.contains("data: /fragments/campaigns?state=paused\n"),
+        "{read}"
+    );
+    assert!(read.contains("0 of 1 campaigns"), "none paused yet: {read}");
+    // A change sends them again: the paused campaign is now in the list.
+    site.c
+        .set_campaign_state(
+            &"web-form".parse().unwrap(),
+            ajaxlab_cluster::coordinator::CampaignState::Paused,
+        )
+        .unwrap();
+    read_until(&mut stream, &mut read, "event: part", 4);
+    let update = &read[read
+        .find("data: /fragments/campaigns?state=paused")
+        .unwrap()
+        + 1..];
+    let update = &update[update
+        .find("data: /fragments/campaigns?state=paused")
+        .unwrap()..];
+    assert!(update.contains("1 of 1 campaigns"), "{update}");
+    // What is no live part is refused by name.
+    let (status, page) = site.request("GET /events?parts=%2Fetc%2Fpasswd HTTP/1.1", b"");
+    assert_eq!(status, 400, "{page}");
+    assert!(page.contains("/etc/passwd"), "{page}");
 }

@@ -279,8 +279,8 @@ impl Coordinator {
     /// # Errors
     /// `NotFound` for an unknown id.
     pub fn campaign(&self, id: &CampaignId) -> Result<CampaignView, CoordinatorError> {
-        let record =
-            campaigns::record(&self.db(), id)?.ok_or_else(|| CampaignError::Unknown(id.clone()))?;
+        let record = campaigns::record(&self.reader(), id)?
+            .ok_or_else(|| CampaignError::Unknown(id.clone()))?;
         let campaigns = self
             .campaigns
             .lock()
@@ -330,7 +330,7 @@ impl Coordinator {
     /// # Errors
     /// `NotFound` for an unknown id.
     pub fn campaign_file(&self, id: &CampaignId) -> Result<String, CoordinatorError> {
-        campaigns::config_toml(&self.db(), id)?
+        campaigns::config_toml(&self.reader(), id)?
             .ok_or_else(|| CampaignError::Unknown(id.clone()).into())
     }
 
@@ -349,7 +349,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn campaigns(&self) -> Result<Vec<CampaignView>, CoordinatorError> {
-        let ids = campaigns::ids(&self.db())?;
+        let ids = campaigns::ids(&self.reader())?;
         ids.iter().map(|id| self.campaign(id)).collect()
     }
 

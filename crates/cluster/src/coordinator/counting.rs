@@ -631,7 +631,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn history(&self, campaign: &CampaignId) -> Result<Vec<Pentanomial>, CoordinatorError> {
-        Ok(results::running_totals(&self.db(), campaign)?)
+        Ok(results::running_totals(&self.reader(), campaign)?)
     }
 
     /// An SPSA campaign's θ after each update, the start first.
@@ -639,7 +639,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn spsa_history(&self, campaign: &CampaignId) -> Result<Vec<SpsaStep>, CoordinatorError> {
-        let history = spsa_history::history(&self.db(), campaign)?;
+        let history = spsa_history::history(&self.reader(), campaign)?;
         Ok(history
             .into_iter()
             .map(|s| SpsaStep {
@@ -657,7 +657,7 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<Vec<outliers::WorkerStanding>, CoordinatorError> {
-        let per_worker = results::per_worker(&self.db(), campaign)?;
+        let per_worker = results::per_worker(&self.reader(), campaign)?;
         Ok(outliers::standings(&per_worker))
     }
 }

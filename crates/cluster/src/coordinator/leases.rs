@@ -367,7 +367,7 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<Vec<EngineFailure>, CoordinatorError> {
-        Ok(workers::failures(&self.db(), campaign)?)
+        Ok(workers::failures(&self.reader(), campaign)?)
     }
 
     /// Registered workers, in the order they registered.
@@ -375,7 +375,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn workers(&self) -> Result<Vec<WorkerInfo>, CoordinatorError> {
-        Ok(workers::all(&self.db())?)
+        Ok(workers::all(&self.reader())?)
     }
 
     /// Units by state (leased, free, done).
@@ -383,7 +383,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn unit_states(&self) -> Result<Vec<UnitCount>, CoordinatorError> {
-        Ok(units::counts(&self.db())?)
+        Ok(units::counts(&self.reader())?)
     }
 }
 

@@ -94,6 +94,9 @@ pub struct Coordinator {
     /// Event counters (metrics).
     pub counters: Counters,
     db: Mutex<Connection>,
+    /// A second connection, for what is only read and may wait a moment:
+    /// the web UI's pages and the operator's queries ([`schema::open_reader`]).
+    reader: Mutex<Connection>,
     dir: PathBuf,
     lease: Duration,
     signature: u64,
@@ -164,6 +167,11 @@ impl Coordinator {
             path: db_path.clone(),
             source,
         })?;
+        let reader =
+            schema::open_reader(&db_path).map_err(|source| StorageError::OpenDatabase {
+                path: db_path.clone(),
+                source,
+            })?;
         // The database holds token hashes and every campaign's file; SQLite
         // gives its journal files the database's mode.
         owner_only(&db_path, 0o600)?;
@@ -174,6 +182,7 @@ impl Coordinator {
         let mut c = Coordinator {
             counters: Counters::default(),
             db: Mutex::new(db),
+            reader: Mutex::new(reader),
             dir: dir.to_owned(),
             lease,
             signature,
@@ -276,6 +285,14 @@ impl Coordinator {
 
     fn db(&self) -> MutexGuard<'_, Connection> {
         self.db
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The reading connection: for what the web UI and the operator's
+    /// queries read, never for a read that a write then relies on.
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        self.reader
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }

@@ -121,7 +121,7 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<std::collections::HashMap<WorkerId, String>, CoordinatorError> {
-        Ok(workers::names_in(&self.db(), campaign)?
+        Ok(workers::names_in(&self.reader(), campaign)?
             .into_iter()
             .collect())
     }
@@ -134,7 +134,7 @@ impl Coordinator {
         &self,
         campaign: &CampaignId,
     ) -> Result<Vec<WorkerId>, CoordinatorError> {
-        Ok(exclusions::of_campaign(&self.db(), campaign)?)
+        Ok(exclusions::of_campaign(&self.reader(), campaign)?)
     }
 
     /// Campaign `id`'s pace: pairs counted a minute over the last
@@ -145,7 +145,7 @@ impl Coordinator {
     /// Storage failure.
     pub fn pairs_per_minute(&self, id: &CampaignId) -> Result<Option<f64>, CoordinatorError> {
         let now = now_ms();
-        let (pairs, first) = results::pairs_since(&self.db(), id, now - PACE_WINDOW_MS)?;
+        let (pairs, first) = results::pairs_since(&self.reader(), id, now - PACE_WINDOW_MS)?;
         Ok(first.map(|first| {
             // A minute at least, so that one unit just counted is no burst.
             let minutes = ((now - first) as f64 / 60_000.0).max(1.0);
@@ -172,7 +172,7 @@ impl Coordinator {
         &self,
         id: &CampaignId,
     ) -> Result<Vec<(starts::Start, ajaxlab_stats::Trinomial)>, CoordinatorError> {
-        Ok(starts::of_campaign(&self.db(), id)?)
+        Ok(starts::of_campaign(&self.reader(), id)?)
     }
 
     /// Every registered worker's health, its recent units counted over
@@ -181,6 +181,9 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn worker_health(&self) -> Result<Vec<WorkerHealth>, CoordinatorError> {
-        Ok(workers::health(&self.db(), now_ms() - HEALTH_WINDOW_MS)?)
+        Ok(workers::health(
+            &self.reader(),
+            now_ms() - HEALTH_WINDOW_MS,
+        )?)
     }
 }

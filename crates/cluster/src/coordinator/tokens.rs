@@ -72,7 +72,7 @@ impl Coordinator {
     /// # Errors
     /// Storage failure.
     pub fn token_holder(&self, token: &str) -> Result<Option<TokenHolder>, CoordinatorError> {
-        Ok(tokens::holder(&self.db(), &TokenHash::of(token))?)
+        Ok(tokens::holder(&self.reader(), &TokenHash::of(token))?)
     }
 
     /// The scope of a presented token, if it is known. Tokens issued by

@@ -49,8 +49,9 @@ pub struct LoadReport {
     pub errors: u64,
     /// Lease renewals sent (whole run).
     pub renewals: u64,
-    /// Fragments the open live pages fetched (whole run).
-    pub fragments_fetched: u64,
+    /// Live parts the open pages were sent (whole run), each page's
+    /// parts once when it opened and then as they changed.
+    pub fragments_received: u64,
 }
 
 const CAMPAIGN: &str = "variant = \"ajax-falcon\"\ngames = 20000000\ntc = \"nodes=1\"\nrandom_plies = 2\n\
@@ -415,16 +416,16 @@ pub async fn run_load(dir: &Path, plan: &LoadPlan) -> Result<LoadReport, String>
         }
     }
     let ended = Instant::now();
-    let mut fragments_fetched = 0;
+    let mut fragments_received = 0;
     for page in pages {
-        fragments_fetched += page.await.unwrap_or(0);
+        fragments_received += page.await.unwrap_or(0);
     }
     let _ = stop_web.send(());
     let _ = stop.send(());
     let _ = server.await;
     let window_start = started + warm_up.min(duration);
     Ok(LoadReport {
-        fragments_fetched,
+        fragments_received,
         ..report(workers, window_start, ended, &all)
     })
 }
@@ -442,21 +443,22 @@ async fn open_pages(
         return Ok(Vec::new());
     }
     let addr = web::serve_web(Arc::clone(coordinator), stop).await?;
-    let workers_every = Duration::from_secs(crate::coordinator::serve::web::WORKERS_EVERY_S);
+    let [campaign, list] = [
+        vec![
+            "/fragments/campaigns/load".to_owned(),
+            "/fragments/campaigns/load/workers".to_owned(),
+        ],
+        vec!["/fragments/campaigns".to_owned()],
+    ]
+    .map(Arc::new);
     Ok((0..count)
         .map(|i| {
-            let (page, parts): (&'static str, Vec<web::Part>) = if i % 2 == 0 {
-                (
-                    "/campaigns/load",
-                    vec![
-                        ("/fragments/campaigns/load", Duration::ZERO),
-                        ("/fragments/campaigns/load/workers", workers_every),
-                    ],
-                )
+            let (page, parts) = if i % 2 == 0 {
+                ("/campaigns/load", Arc::clone(&campaign))
             } else {
-                ("/", vec![("/fragments/campaigns", Duration::ZERO)])
+                ("/", Arc::clone(&list))
             };
-            tokio::spawn(web::live_page(addr, page, parts, deadline))
+            tokio::spawn(async move { web::live_page(addr, page, &parts, deadline).await })
         })
         .collect())
 }
@@ -488,7 +490,7 @@ fn report(workers: usize, window_start: Instant, ended: Instant, seen: &Record) 
         window,
         errors: seen.errors,
         renewals: seen.renewals,
-        fragments_fetched: 0,
+        fragments_received: 0,
     }
 }
 

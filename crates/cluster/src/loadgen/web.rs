@@ -1,5 +1,5 @@
-//! The web UI under load: open live pages that follow `/events` and fetch
-//! their fragments on each change, as the page's script does; and the
+//! The web UI under load: open live pages that follow `/events` for their
+//! live parts, as the page's script does; and the
 //! server-side time of the two largest pages, the campaigns list and the
 //! workers page, over a coordinator filled with many of each.
 
@@ -50,51 +50,39 @@ async fn get(addr: SocketAddr, path: &str) -> std::io::Result<usize> {
     Ok(response.len())
 }
 
-/// A live part of a page: its fragment's path, and the least time between
-/// two fetches of it (zero: at every change).
-pub(super) type Part = (&'static str, Duration);
-
 /// One open page until `deadline`, as the page's script drives it: it
-/// loads `page`, then follows `/events` and on each change fetches each
-/// of its `parts` that is due. The fragments fetched.
+/// loads `page`, then follows `/events` for its live `parts` (the URLs of
+/// their fragments). The parts it was sent.
 pub(super) async fn live_page(
     addr: SocketAddr,
     page: &'static str,
-    parts: Vec<Part>,
+    parts: &[String],
     deadline: Instant,
 ) -> u64 {
-    let fetched = std::sync::atomic::AtomicU64::new(0);
+    let received = std::sync::atomic::AtomicU64::new(0);
+    let subscription = crate::coordinator::serve::web::urlencode(&parts.join(" "));
     let follow = async {
         get(addr, page).await?;
         let mut events = TcpStream::connect(addr).await?;
         events
             .write_all(
                 format!(
-                    "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+                    "GET /events?parts={subscription} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
                 )
                 .as_bytes(),
             )
             .await?;
         let mut lines = BufReader::new(events).lines();
-        let mut last: Vec<Option<Instant>> = vec![None; parts.len()];
         while let Some(line) = lines.next_line().await? {
-            if !line.starts_with("event: change") {
-                continue;
-            }
-            for ((path, every), last) in parts.iter().zip(&mut last) {
-                if last.is_some_and(|at| at.elapsed() < *every) {
-                    continue;
-                }
-                *last = Some(Instant::now());
-                get(addr, path).await?;
-                fetched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if line.starts_with("event: part") {
+                received.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
         }
         Ok::<(), std::io::Error>(())
     };
-    // The page is cut off at the deadline; what it fetched until then counts.
+    // The page is cut off at the deadline; what it was sent until then counts.
     let _ = tokio::time::timeout_at(deadline.into(), follow).await;
-    fetched.into_inner()
+    received.into_inner()
 }
 
 /// Server-side time of the largest pages, over loopback.

@@ -25,6 +25,23 @@ pub fn open(path: &Path) -> Result<Connection, rusqlite::Error> {
     Ok(db)
 }
 
+/// A second connection to the database at `path`, for reading only.
+/// What the web UI reads goes through it, so that a page's reading never
+/// holds the connection the workers' requests write through: under WAL a
+/// reader and the writer go on at once, and the reader sees what was
+/// committed when its statement began.
+///
+/// # Errors
+/// SQLite's, if the file cannot be opened.
+pub fn open_reader(path: &Path) -> Result<Connection, rusqlite::Error> {
+    let db = Connection::open_with_flags(
+        path,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    db.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(db)
+}
+
 /// A database in memory with the tables, for tests of the state's queries.
 ///
 /// # Errors

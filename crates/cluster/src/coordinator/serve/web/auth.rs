@@ -161,6 +161,32 @@ fn session_of(web: &Web, headers: &HeaderMap) -> Option<Session> {
     cookie(headers, SESSION_COOKIE).and_then(|id| web.sessions.get(id))
 }
 
+/// The session cookie a request carried, kept by a page's live stream so
+/// that each update asks anew whether the session is still live: an
+/// operator who signs out elsewhere is sent a reader's parts from then on.
+#[derive(Clone)]
+pub(super) struct SessionCookie(Option<String>);
+
+impl SessionCookie {
+    /// Who holds the cookie now.
+    pub(super) fn viewer(&self, web: &Web) -> Viewer {
+        Viewer(self.0.as_deref().and_then(|id| web.sessions.get(id)))
+    }
+}
+
+impl FromRequestParts<Web> for SessionCookie {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        _: &Web,
+    ) -> Result<SessionCookie, Self::Rejection> {
+        Ok(SessionCookie(
+            cookie(&parts.headers, SESSION_COOKIE).map(str::to_owned),
+        ))
+    }
+}
+
 impl FromRequestParts<Web> for Viewer {
     type Rejection = std::convert::Infallible;
 

@@ -7,22 +7,21 @@
 //! operator's actions, the files to download and the campaign file.
 
 use super::Web;
-use super::error::{WebError, blocking};
+use super::error::WebError;
 use super::kinds;
 use super::layout::{self, Viewer, csrf_field, state_badge, utc};
 use super::list::elo_text;
+use super::reading::reading;
 use crate::campaign::CampaignSpec;
 use crate::coordinator::outliers::WorkerStanding;
 use crate::coordinator::{CampaignView, Coordinator, EngineFailure};
 use crate::ids::{CampaignId, WorkerId};
 use ajaxlab_stats::Pentanomial;
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::response::Html;
 use maud::{Markup, html};
 use std::sync::Arc;
-
-/// Seconds between refreshes of the games per worker, at most.
-pub const WORKERS_EVERY_S: u64 = 10;
 
 /// What a campaign's page shows, read in one go off the async threads.
 pub(super) struct Details {
@@ -73,7 +72,7 @@ fn read_now(web: &Web, id: &CampaignId) -> Result<Arc<Details>, WebError> {
 
 async fn read(web: &Web, id: &str) -> Result<Arc<Details>, WebError> {
     let (web, id) = (web.clone(), campaign_id(id)?);
-    blocking(move || read_now(&web, &id)).await
+    reading(move || read_now(&web, &id)).await
 }
 
 /// The campaign's page.
@@ -92,9 +91,12 @@ pub(super) async fn page(
             ", priority " (d.view.priority)
         }
         (actions(&viewer, &d.view))
+        @if !d.view.state.is_over() {
+            p { button #notify.secondary type="button" { "Notify me when it ends" } }
+        }
         div #live data-live={ "/fragments/campaigns/" (name) } { (live(&viewer, &d)) }
         h2 { "Workers" }
-        div #workers data-live={ "/fragments/campaigns/" (name) "/workers" } data-live-every=(WORKERS_EVERY_S) {
+        div #workers data-live={ "/fragments/campaigns/" (name) "/workers" } {
             (workers(&viewer, &d))
         }
         h2 { "The match" }
@@ -112,18 +114,32 @@ pub(super) async fn fragment(
     State(web): State<Web>,
     viewer: Viewer,
     Path(id): Path<String>,
-) -> Result<Html<axum::body::Bytes>, WebError> {
-    cached_part(web, viewer, &id, "live", live).await
+) -> Result<Html<Bytes>, WebError> {
+    Ok(Html(live_part(web, viewer, campaign_id(&id)?).await?))
 }
 
-/// The games per worker alone: a live part of its own, refreshed less
-/// often (a cluster's table is long).
+/// The games per worker alone: a live part of its own, sent less often
+/// (a cluster's table is long).
 pub(super) async fn workers_fragment(
     State(web): State<Web>,
     viewer: Viewer,
     Path(id): Path<String>,
-) -> Result<Html<axum::body::Bytes>, WebError> {
-    cached_part(web, viewer, &id, "workers", workers).await
+) -> Result<Html<Bytes>, WebError> {
+    Ok(Html(workers_part(web, viewer, campaign_id(&id)?).await?))
+}
+
+/// Campaign `id`'s progress and results as `viewer` sees them.
+pub(super) async fn live_part(web: Web, viewer: Viewer, id: CampaignId) -> Result<Bytes, WebError> {
+    cached_part(web, viewer, id, "live", live).await
+}
+
+/// Campaign `id`'s games per worker as `viewer` sees them.
+pub(super) async fn workers_part(
+    web: Web,
+    viewer: Viewer,
+    id: CampaignId,
+) -> Result<Bytes, WebError> {
+    cached_part(web, viewer, id, "workers", workers).await
 }
 
 /// Part `part` of campaign `id`'s page as `viewer` sees it, rendered at
@@ -131,19 +147,18 @@ pub(super) async fn workers_fragment(
 async fn cached_part(
     web: Web,
     viewer: Viewer,
-    id: &str,
+    id: CampaignId,
     part: &'static str,
     render: fn(&Viewer, &Details) -> Markup,
-) -> Result<Html<axum::body::Bytes>, WebError> {
-    let id = campaign_id(id)?;
+) -> Result<Bytes, WebError> {
     let key = (format!("campaign {id} {part}"), viewer.csrf());
-    let html = blocking(move || {
+    let html = reading(move || {
         web.snapshots.fragments.get(&key, || {
             Ok(render(&viewer, &*read_now(&web, &id)?).into_string().into())
         })
     })
     .await?;
-    Ok(Html((*html).clone()))
+    Ok((*html).clone())
 }
 
 /// Pause, resume, stop and the priority, for a signed-in operator.
@@ -199,7 +214,7 @@ fn progress(d: &Details) -> Markup {
         .filter(|p| *p > 0.0 && !v.state.is_over() && left > 0)
         .map(|p| layout::span((left as f64 / p * 60.0) as i64));
     html! {
-        p.progress {
+        p.progress data-state=(v.state.as_str()) data-over=(v.state.is_over()) data-summary=(summary(v)) {
             progress max=(v.pairs_total) value=(v.pairs_done) {}
             " " span #games { (v.pentanomial.games()) } " of " (v.pairs_total * 2) " games"
             @if let Some(p) = d.pace { " · " (format!("{:.0}", p * 2.0)) " games a minute" }
@@ -209,6 +224,21 @@ fn progress(d: &Details) -> Markup {
             }
         }
     }
+}
+
+/// What a notification of the campaign's end says: its name and state,
+/// an SPRT's verdict, and the Elo.
+fn summary(v: &CampaignView) -> String {
+    let verdict = v
+        .sprt_standing()
+        .map(|s| format!(": {}", crate::coordinator::sprt_text::sprt_state(s)))
+        .unwrap_or_default();
+    format!(
+        "{} {}{verdict} · Elo {}",
+        v.id.as_str(),
+        v.state.as_str(),
+        elo_text(v)
+    )
 }
 
 fn results(v: &CampaignView) -> Markup {

@@ -74,7 +74,7 @@ pub(super) fn state_badge(state: CampaignState) -> Markup {
 
 /// `text` with every byte but unreserved ones (and `/`) percent-encoded,
 /// for a query string.
-pub(super) fn urlencode(text: &str) -> String {
+pub(crate) fn urlencode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {

@@ -4,8 +4,9 @@
 //! live (`/fragments/campaigns` with the same query).
 
 use super::Web;
-use super::error::{WebError, blocking};
+use super::error::WebError;
 use super::layout::{self, Viewer, state_badge, urlencode};
+use super::reading::reading;
 use crate::coordinator::{CampaignState, CampaignView, Coordinator};
 use ajaxlab_stats::llr_text;
 use ajaxlab_store::RunKind;
@@ -114,14 +115,19 @@ pub(super) async fn fragment(
     State(web): State<Web>,
     Query(filter): Query<Filter>,
 ) -> Result<Html<axum::body::Bytes>, WebError> {
+    Ok(Html(part(web, filter).await?))
+}
+
+/// The table as `filter` narrows it, rendered at most a second ago.
+pub(super) async fn part(web: Web, filter: Filter) -> Result<axum::body::Bytes, WebError> {
     let key = (format!("list {}", filter.query()), None);
-    let html = blocking(move || {
+    let html = reading(move || {
         web.snapshots.fragments.get(&key, || {
             Ok(table(&read_now(&web)?, &filter).into_string().into())
         })
     })
     .await?;
-    Ok(Html((*html).clone()))
+    Ok((*html).clone())
 }
 
 /// Every campaign's line, as read at most a second ago (it blocks).
@@ -131,7 +137,7 @@ fn read_now(web: &Web) -> Result<std::sync::Arc<Vec<Summary>>, WebError> {
 
 async fn read(web: &Web) -> Result<std::sync::Arc<Vec<Summary>>, WebError> {
     let web = web.clone();
-    blocking(move || read_now(&web)).await
+    reading(move || read_now(&web)).await
 }
 
 fn filters(filter: &Filter, variants: &[String]) -> Markup {

@@ -20,6 +20,7 @@ mod kinds;
 mod layout;
 mod list;
 mod live;
+mod reading;
 mod snapshots;
 mod workers;
 
@@ -28,7 +29,8 @@ use crate::coordinator::serve::connections::ConnectionLimits;
 pub use auth::ReadAccess;
 use axum::Router;
 use axum::routing::{get, post};
-pub use campaign::WORKERS_EVERY_S;
+pub(crate) use layout::urlencode;
+pub use live::WORKERS_EVERY_S;
 pub use snapshots::MAX_AGE;
 use std::sync::Arc;
 
@@ -44,7 +46,7 @@ struct Web {
 
 /// The HTTP routes. Pages: `/` (campaigns), `/campaigns/NAME`, `/workers`,
 /// `/new` (the create forms), `/sign-in`; their live parts under
-/// `/fragments/…`, told when to refresh by `/events`; files under
+/// `/fragments/…`, sent down `/events` as they change; files under
 /// `/campaigns/NAME/files/…`; `/api/campaigns` (JSON) and `/metrics`.
 pub fn router(coordinator: Arc<Coordinator>, read: ReadAccess) -> Router {
     let web = Web {

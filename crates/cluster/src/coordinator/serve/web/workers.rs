@@ -6,8 +6,9 @@
 //! campaign's page, beside its games.
 
 use super::Web;
-use super::error::{WebError, blocking};
+use super::error::WebError;
 use super::layout::{self, Viewer, span};
+use super::reading::reading;
 use crate::coordinator::WorkerHealth;
 use crate::coordinator::now_ms;
 use axum::extract::State;
@@ -27,7 +28,7 @@ fn read_now(web: &Web) -> Result<Arc<Vec<WorkerHealth>>, WebError> {
 
 async fn read(web: &Web) -> Result<Arc<Vec<WorkerHealth>>, WebError> {
     let web = web.clone();
-    blocking(move || read_now(&web)).await
+    reading(move || read_now(&web)).await
 }
 
 /// The workers page.
@@ -43,14 +44,19 @@ pub(super) async fn page(State(web): State<Web>, viewer: Viewer) -> Result<Html<
 
 /// The table alone, for live updates.
 pub(super) async fn fragment(State(web): State<Web>) -> Result<Html<axum::body::Bytes>, WebError> {
+    Ok(Html(part(web).await?))
+}
+
+/// The table, rendered at most a second ago.
+pub(super) async fn part(web: Web) -> Result<axum::body::Bytes, WebError> {
     let key = ("workers".to_owned(), None);
-    let html = blocking(move || {
+    let html = reading(move || {
         web.snapshots.fragments.get(&key, || {
             Ok(table(&read_now(&web)?, now_ms()).into_string().into())
         })
     })
     .await?;
-    Ok(Html((*html).clone()))
+    Ok((*html).clone())
 }
 
 fn table(workers: &[WorkerHealth], now: i64) -> Markup {

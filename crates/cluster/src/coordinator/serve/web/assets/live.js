@@ -1,61 +1,77 @@
 // ajaxlab's web UI script, embedded in the coordinator: no framework, no CDN.
 //
-// Live updates: the coordinator sends an event on /events when a campaign
-// makes progress or changes state (at most about once a second). Every
-// element with data-live="URL" is then fetched again and its contents
-// replaced, so the page stays current without reloading; one that also
-// says data-live-every="S" is fetched at most every S seconds (a long
-// table), and once more S seconds after a change it skipped. A "copy" button
+// Live updates: the page opens /events naming the URL of every element
+// with data-live="URL". The coordinator sends each of those parts down
+// the stream as a "part" event (its URL on the first line, its HTML after)
+// when a campaign makes progress or changes state, at most about once a
+// second, and the element's contents are replaced: the page stays current
+// without reloading, and without a request per part. When a campaign
+// followed live ends, the tab's title says so, and a browser notification
+// too if the operator asked for one. A "copy" button
 // copies the text of the element its data-copy names.
 (function () {
   "use strict";
   const status = document.getElementById("live-status");
-  const parts = () => Array.from(document.querySelectorAll("[data-live]"));
-  let busy = false;
-  let again = false;
+  const parts = Array.from(document.querySelectorAll("[data-live]"));
 
-  // When each part was last fetched, and its pending late fetch.
-  const fetchedAt = new Map();
-  const late = new Map();
-
-  async function fetchPart(el) {
-    fetchedAt.set(el, Date.now());
-    const response = await fetch(el.dataset.live, { credentials: "same-origin" });
-    if (response.ok) { el.innerHTML = await response.text(); }
+  // Whether `el` shows a campaign that has ended, and what it says of it.
+  function ending(el) {
+    const state = el.querySelector("[data-over]");
+    return state && state.dataset.over === "true" ? state.dataset.summary : null;
   }
 
-  // Whether `el` may be fetched now; if not, a fetch is set for when it may.
-  function due(el) {
-    const every = Number(el.dataset.liveEvery || 0) * 1000;
-    const wait = (fetchedAt.get(el) || 0) + every - Date.now();
-    if (wait <= 0) { return true; }
-    if (!late.has(el)) {
-      late.set(el, setTimeout(() => { late.delete(el); fetchPart(el).catch(() => {}); }, wait));
-    }
-    return false;
-  }
-
-  async function refresh() {
-    if (busy) { again = true; return; }
-    busy = true;
-    try {
-      for (const el of parts()) {
-        if (due(el)) { await fetchPart(el); }
-      }
-      document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
-    } catch (e) {
-      // The next event tries again.
-    } finally {
-      busy = false;
-      if (again) { again = false; refresh(); }
+  // A campaign watched live has just ended: the tab's title says so, and a
+  // notification where the browser allows one.
+  function announce(summary) {
+    if (!document.title.startsWith("Ended: ")) { document.title = "Ended: " + document.title; }
+    if (window.Notification && Notification.permission === "granted") {
+      new Notification("ajaxlab", { body: summary });
     }
   }
 
-  if (parts().length > 0 && window.EventSource) {
-    const events = new EventSource("/events");
-    events.addEventListener("change", refresh);
+  function replace(event) {
+    const newline = event.data.indexOf("\n");
+    const url = newline < 0 ? event.data : event.data.slice(0, newline);
+    const html = newline < 0 ? "" : event.data.slice(newline + 1);
+    for (const el of parts) {
+      if (el.dataset.live !== url) { continue; }
+      const before = ending(el);
+      el.innerHTML = html;
+      const after = ending(el);
+      if (!before && after) { announce(after); }
+    }
+    document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
+  }
+
+  if (parts.length > 0 && window.EventSource) {
+    const urls = parts.map((el) => el.dataset.live).join(" ");
+    const events = new EventSource("/events?parts=" + encodeURIComponent(urls));
+    events.addEventListener("part", replace);
     events.onopen = () => { if (status) { status.textContent = "live"; status.className = "on"; } };
     events.onerror = () => { if (status) { status.textContent = "reconnecting"; status.className = "off"; } };
+  }
+
+  // "Notify me when it ends": asks the browser's leave to notify. Browsers
+  // allow notifications on https and localhost only; elsewhere the tab's
+  // title says when the campaign ends.
+  const notify = document.getElementById("notify");
+  if (notify) {
+    if (!window.Notification || !window.isSecureContext) {
+      notify.disabled = true;
+      notify.textContent = "The tab's title will say when it ends (notifications need https or localhost)";
+    } else if (Notification.permission === "granted") {
+      notify.disabled = true;
+      notify.textContent = "You will be notified when it ends";
+    } else {
+      notify.addEventListener("click", () => {
+        Notification.requestPermission().then((answer) => {
+          notify.disabled = true;
+          notify.textContent = answer === "granted"
+            ? "You will be notified when it ends"
+            : "Notifications refused: the tab's title will say when it ends";
+        });
+      });
+    }
   }
 
   document.addEventListener("click", (event) => {
