@@ -1,5 +1,6 @@
 //! `--variants FILE` on `ajaxlab perft` and `ajaxlab fen`: `--variant` names
-//! a section of a user's variants file, loaded beside the built-ins. The
+//! a section of a user's variants file, loaded beside the built-ins; and
+//! `ajaxlab check FILE`, the file checked section by section. The
 //! counts and the FEN are Fairy-Stockfish's (pyffish, loaded with the same
 //! file: perft by its legal moves, `get_fen` after the moves).
 
@@ -91,6 +92,8 @@ fn an_unknown_section_or_a_bad_file_is_named() {
     assert!(err.contains("capablanca-ini, gothic-ini"), "{err}");
     let o = ajaxlab(&["fen", "--variant", "capablanca-ini"]);
     assert!(!o.status.success(), "a section without its file");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("needs --variants FILE"), "{err}");
     let bad = std::env::temp_dir().join(format!("ajaxlab-variants-{}.ini", std::process::id()));
     std::fs::write(&bad, "[mine:chess]\nknight = n\nbogus = 1\n").unwrap();
     let o = ajaxlab(&[
@@ -248,4 +251,44 @@ fn params_lists_and_reads_a_file_variant_s_piece_values() {
         stderr.contains("unknown parameter 'lamehorse.h.mg'"),
         "{stderr}"
     );
+}
+
+/// `ajaxlab check`: every section checked, each error once with its line
+/// and key, a misspelt key told the key meant, no error caused by
+/// another, and what each playable section is; non-zero on an error.
+#[test]
+fn check_tells_every_error_of_a_file_once() {
+    let file = std::env::temp_dir().join(format!("ajaxlab-check-{}.ini", std::process::id()));
+    std::fs::write(
+        &file,
+        "[nightrider:chess]\ncustomPiece1 = z:NN\n\n[typo:chess]\nstartfen = 8/8/8/8/8/8/8/4K2k w - - 0 1\n\n\
+         [chess]\ndoubleStep = true\n\n[mine:chess]\ndoubleStep = true\n",
+    )
+    .unwrap();
+    let o = ajaxlab(&["check", file.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&file);
+    assert!(!o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(lines[0].ends_with(":2: customPiece1: not playable by the rules model: 'Z' rides the (2,1) atom; the rules model slides along ranks, files and diagonals only"), "{out}");
+    assert!(
+        lines[1].ends_with(":5: startfen: unknown key; did you mean 'startFen'?"),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains(":7: [chess]: variant 'chess' already exists"),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("[mine] plays: 8x8, P pawn, N knight"),
+        "{out}"
+    );
+    assert!(lines[3].ends_with("; 20 moves from the start"), "{out}");
+    assert!(
+        lines[4].ends_with(": 4 sections, 1 play, 3 errors"),
+        "{out}"
+    );
+    let good = stdout(&["check", MODEL]);
+    assert!(good.trim_end().ends_with(" play, 0 errors"), "{good}");
 }

@@ -20,6 +20,7 @@
 
 pub mod betza;
 mod bitboard;
+mod check;
 mod fen;
 mod game;
 pub mod ini;
@@ -40,6 +41,7 @@ mod uci;
 pub mod variant;
 
 pub use bitboard::Bitboard;
+pub use check::{CheckError, FileCheck, check_variants};
 pub use fen::FenError;
 pub use game::{FIFTY_MOVE_PLIES, Game, GameResult, Outcome};
 pub use load::loaded_sections;

@@ -2,7 +2,7 @@
 //! promotion and setup. One move generator reads these definitions; adding a
 //! variant adds a definition, not a code path.
 
-use crate::ini::{IniErrors, VariantSpec, parse_variants};
+use crate::ini::{IniErrors, VariantSpec, parse_builtin_variants};
 use crate::piece::{Piece, PieceKind, PieceTable};
 use crate::square::File;
 use crate::tables::Tables;
@@ -102,7 +102,7 @@ impl VariantKind {
     fn load_builtin(self) -> Result<&'static Variant, String> {
         static SPECS: OnceLock<Result<Vec<VariantSpec>, IniErrors>> = OnceLock::new();
         let specs = SPECS
-            .get_or_init(|| parse_variants(BUILTIN_FILE, BUILTIN_VARIANTS))
+            .get_or_init(|| parse_builtin_variants(BUILTIN_FILE, BUILTIN_VARIANTS))
             .as_ref()
             .map_err(ToString::to_string)?;
         let spec = specs

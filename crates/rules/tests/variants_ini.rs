@@ -13,7 +13,9 @@
 )]
 
 use ajaxlab_rules::betza::Reach;
-use ajaxlab_rules::ini::{CastlingSpec, HandSpec, SetupSpec, VariantSpec, parse_variants};
+use ajaxlab_rules::ini::{
+    CastlingSpec, HandSpec, SetupSpec, VariantSpec, parse_builtin_variants, parse_variants,
+};
 use ajaxlab_rules::variant::{CastlingStyle, Component, HandRule, Setup, VariantDef};
 use ajaxlab_rules::{FIFTY_MOVE_PLIES, PieceKind, Position, StartSpec, VariantKind};
 
@@ -162,7 +164,8 @@ fn fairy_stockfish_s_ajax_file_reads_as_the_built_in_ajax_variants() {
 
 #[test]
 fn the_four_built_in_variants_written_as_a_file_match_their_definitions() {
-    let specs = parse_variants("ajaxlab.ini", AJAXLAB_FILE).unwrap_or_else(|e| panic!("{e}"));
+    let specs =
+        parse_builtin_variants("ajaxlab.ini", AJAXLAB_FILE).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(specs.len(), VariantKind::ALL.len());
     for variant in VariantKind::ALL {
         assert_matches_builtin(spec(&specs, variant.name()), variant);

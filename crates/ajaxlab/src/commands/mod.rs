@@ -3,6 +3,7 @@
 
 mod bench;
 mod book;
+mod check;
 mod cluster;
 mod fen;
 mod loadgen;
@@ -34,6 +35,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Print the FEN reached from a start position after UCI moves.
     Fen(fen::FenArgs),
+    /// Check a variants file: every section, every error with its line.
+    Check(check::CheckArgs),
     /// Engine bench (node-count signature and speed), or perft speed.
     Bench(bench::BenchArgs),
     /// Play a match between two players and store every game as Parquet.
@@ -88,6 +91,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Fen(args) => fen::run(&args),
+        Command::Check(args) => check::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Uci(args) => uci::run(&args),
         Command::Stats(args) => stats::run(&args),

@@ -42,7 +42,10 @@ impl VariantArgs {
             return Ok(None);
         };
         let Some(path) = &self.variants else {
-            return Ok(Some(VariantKind::from_name(name)?.variant()));
+            let kind = VariantKind::from_name(name).map_err(|e| {
+                anyhow::anyhow!("{e}; a section of a variants file needs --variants FILE")
+            })?;
+            return Ok(Some(kind.variant()));
         };
         let set = VariantSet::with_file(path)?;
         Ok(Some(set.find(name)?))

@@ -188,9 +188,8 @@ impl Draft {
     pub(super) fn apply(&mut self, entries: &[Entry]) -> Vec<(usize, String, IniErrorKind)> {
         let mut errors = Vec::new();
         let mut letters: HashMap<char, (String, usize)> = HashMap::new();
-        let (first, rest): (Vec<&Entry>, Vec<&Entry>) = entries
-            .iter()
-            .partition(|e| is_piece_key(&e.key) || e.key == "maxFile" || e.key == "maxRank");
+        let (first, rest): (Vec<&Entry>, Vec<&Entry>) =
+            entries.iter().partition(|e| shapes_board(&e.key));
         for e in first {
             let result = match e.key.as_str() {
                 "maxFile" => values::file(&e.value).map(|f| self.files = set(f + 1, e)),
@@ -398,6 +397,12 @@ fn setup_kind(v: &str) -> Result<SetupKind, IniErrorKind> {
     }
 }
 
+/// Whether `key` shapes the board or its pieces, which the later keys
+/// and checks read (piece letters, the start position).
+pub(super) fn shapes_board(key: &str) -> bool {
+    is_piece_key(key) || key == "maxFile" || key == "maxRank"
+}
+
 /// Whether `key` defines a piece slot.
 fn is_piece_key(key: &str) -> bool {
     key == "pawn"
@@ -459,5 +464,5 @@ fn check_other(key: &str, value: &str) -> Result<(), IniErrorKind> {
     {
         return Err(IniErrorKind::Refused(reason.to_owned()));
     }
-    Err(IniErrorKind::UnknownKey)
+    Err(IniErrorKind::UnknownKey(keys::closest(key)))
 }

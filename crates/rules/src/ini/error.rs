@@ -10,9 +10,10 @@ pub enum IniErrorKind {
     /// nor blank, or one outside any section.
     #[error("malformed line: {0}")]
     Malformed(String),
-    /// A key Fairy-Stockfish does not have.
-    #[error("unknown key")]
-    UnknownKey,
+    /// A key Fairy-Stockfish does not have, and the known key it is
+    /// closest to, if one is close.
+    #[error("unknown key{}", .0.as_ref().map(|k| format!("; did you mean '{k}'?")).unwrap_or_default())]
+    UnknownKey(Option<String>),
     /// A key given twice in one section.
     #[error("given twice in this section (first at line {first_line})")]
     DuplicateKey {
@@ -60,6 +61,12 @@ pub enum IniErrorKind {
         /// What does not fit.
         why: String,
     },
+    /// A section named as a built-in variant, which Fairy-Stockfish keeps
+    /// ("already exists") and skips.
+    #[error(
+        "variant '{0}' already exists (built in): a section cannot redefine it; name it otherwise, e.g. [my{0}:{0}]"
+    )]
+    NameTaken(String),
     /// The parent is neither in the file nor built in.
     #[error("parent variant '{0}' does not exist (built-in parents: chess, normal, fischerandom)")]
     MissingParent(String),

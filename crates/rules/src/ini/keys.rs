@@ -42,6 +42,75 @@ pub(super) const STANDARD_PIECES: &[(&str, &str)] = &[
     ("centaur", "KN"),
 ];
 
+/// The keys the reader stores, besides the pieces' (`pawn`, `king`, the
+/// named pieces and `customPieceN`): what a misspelt key is matched
+/// against, with the keys accepted or refused below.
+pub(super) const READ: &[&str] = &[
+    "maxFile",
+    "maxRank",
+    "startFen",
+    "doubleStep",
+    "castling",
+    "castlingKingsideFile",
+    "castlingQueensideFile",
+    "castlingRank",
+    "castlingKingFile",
+    "chess960",
+    "pieceDrops",
+    "capturesToHand",
+    "gating",
+    "seirawanGating",
+    "nMoveRule",
+    "nFoldRule",
+    "stalemateValue",
+    "pieceValueMg",
+    "pieceValueEg",
+    super::draft::SETUP_KEY,
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "promotionPieceTypes",
+    "promotionPieceTypesWhite",
+    "promotionPieceTypesBlack",
+    "doubleStepRegionWhite",
+    "doubleStepRegionBlack",
+    "enPassantRegion",
+    "enPassantRegionWhite",
+    "enPassantRegionBlack",
+    "dropRegionWhite",
+    "dropRegionBlack",
+    "castlingRookPieces",
+    "castlingRookPiecesWhite",
+    "castlingRookPiecesBlack",
+    "castlingKingPiece",
+    "castlingKingPieceWhite",
+    "castlingKingPieceBlack",
+];
+
+/// The known key an unknown `key` was most likely meant to be: one that
+/// differs only in case, or else the nearest at most two edits away.
+pub(super) fn closest(key: &str) -> Option<String> {
+    let known: Vec<String> = READ
+        .iter()
+        .chain(DISPLAY_ONLY)
+        .chain(["pawn", "king"].iter())
+        .copied()
+        .chain(STANDARD_PIECES.iter().map(|(k, _)| *k))
+        .chain(MODEL_VALUES.iter().map(|(k, _)| *k))
+        .chain(REFUSED.iter().map(|(k, _)| *k))
+        .map(str::to_owned)
+        .chain((1..=CUSTOM_PIECES).map(|n| format!("customPiece{n}")))
+        .collect();
+    if let Some(same) = known.iter().find(|k| k.eq_ignore_ascii_case(key)) {
+        return Some(same.clone());
+    }
+    known
+        .into_iter()
+        .map(|k| (strsim::levenshtein(&k, key), k))
+        .filter(|(distance, _)| *distance <= 2 && *distance < key.len() / 2)
+        .min()
+        .map(|(_, k)| k)
+}
+
 /// Number of `customPieceN` slots Fairy-Stockfish offers.
 pub(super) const CUSTOM_PIECES: u32 = 25;
 

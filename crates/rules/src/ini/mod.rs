@@ -40,6 +40,41 @@ use std::collections::HashMap;
 /// # Errors
 /// [`IniErrors`] with every error of the file, each naming file, line and key.
 pub fn parse_variants(file: &str, text: &str) -> Result<Vec<VariantSpec>, IniErrors> {
+    whole(read(file, text, true))
+}
+
+/// Reads what can be read of a `variants.ini` text: the sections that
+/// read well, and every error of the others (each once, in the order of
+/// the file). A section's error never stops the reading of another; one
+/// that inherits from a section with errors is left out without errors of
+/// its own. For `ajaxlab check`, which goes on to check the sections read.
+pub fn read_variants(file: &str, text: &str) -> (Vec<VariantSpec>, Vec<IniError>) {
+    read(file, text, true)
+}
+
+/// Reads ajaxlab's own variants file, which defines `chess` itself: the
+/// built-in names are its to use.
+///
+/// # Errors
+/// As [`parse_variants`].
+pub fn parse_builtin_variants(file: &str, text: &str) -> Result<Vec<VariantSpec>, IniErrors> {
+    whole(read(file, text, false))
+}
+
+/// The sections read, if there was no error.
+fn whole(
+    (specs, errors): (Vec<VariantSpec>, Vec<IniError>),
+) -> Result<Vec<VariantSpec>, IniErrors> {
+    if errors.is_empty() {
+        Ok(specs)
+    } else {
+        Err(IniErrors(errors))
+    }
+}
+
+/// Reads a variants text; `reserved`: whether a section may not take a
+/// built-in parent's name, as in Fairy-Stockfish.
+fn read(file: &str, text: &str, reserved: bool) -> (Vec<VariantSpec>, Vec<IniError>) {
     let (sections, mut errors) = lex::sections(file, text);
     let located = |line: usize, key: String, kind| IniError {
         file: file.to_owned(),
@@ -47,16 +82,25 @@ pub fn parse_variants(file: &str, text: &str) -> Result<Vec<VariantSpec>, IniErr
         key,
         kind,
     };
+    // A section named as a built-in variant is skipped, as Fairy-Stockfish
+    // skips it: its children inherit the built-in one.
+    let taken = |s: &Section| reserved && Draft::builtin(&s.name).is_some();
     let first: HashMap<&str, usize> = sections
         .iter()
         .enumerate()
         .rev()
+        .filter(|(_, s)| !taken(s))
         .map(|(i, s)| (s.name.as_str(), i))
         .collect();
     let mut drafts: HashMap<&str, Draft> = HashMap::new();
     let mut specs = Vec::new();
     for (i, section) in sections.iter().enumerate() {
         let header = header_key(section);
+        if taken(section) {
+            let kind = error::IniErrorKind::NameTaken(section.name.clone());
+            errors.push(located(section.line, header, kind));
+            continue;
+        }
         let parent = match &section.parent {
             None => Ok(Draft::base()),
             Some(p) => match (drafts.get(p.as_str()), first.get(p.as_str())) {
@@ -83,30 +127,35 @@ pub fn parse_variants(file: &str, text: &str) -> Result<Vec<VariantSpec>, IniErr
         };
         let found = draft.apply(&section.entries);
         let applied = found.is_empty();
+        // A bad setting leaves its inherited value, so the section is still
+        // checked whole: every error at once, not one phase at a time. A
+        // bad board size or piece would make the later checks (the start
+        // position's letters, say) fail for its sake only: not then.
+        let checkable = !found.iter().any(|(_, key, _)| draft::shapes_board(key));
         errors.extend(
             found
                 .into_iter()
                 .map(|(line, key, kind)| located(line, key, kind)),
         );
-        if !applied {
+        if !checkable {
             continue;
         }
         match validate::lower(&section.name, section.line, &draft) {
-            Ok(spec) => specs.push(spec),
+            Ok(spec) if applied => specs.push(spec),
+            Ok(_) => {}
             Err(found) => errors.extend(
                 found
                     .into_iter()
                     .map(|(line, key, kind)| located(line, key, kind)),
             ),
         }
-        drafts.entry(section.name.as_str()).or_insert(draft);
+        if applied {
+            drafts.entry(section.name.as_str()).or_insert(draft);
+        }
     }
-    if errors.is_empty() {
-        Ok(specs)
-    } else {
-        errors.sort_by_key(|e| e.line);
-        Err(IniErrors(errors))
-    }
+    errors.sort_by_key(|e| e.line);
+    errors.dedup();
+    (specs, errors)
 }
 
 fn header_key(s: &Section) -> String {

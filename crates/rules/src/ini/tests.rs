@@ -86,8 +86,49 @@ fn a_malformed_line_is_named() {
 fn an_unknown_key_is_named() {
     assert_eq!(
         one("[v:chess]\n\nfooBar = 1\n"),
-        (3, "fooBar".into(), IniErrorKind::UnknownKey)
+        (3, "fooBar".into(), IniErrorKind::UnknownKey(None))
     );
+}
+
+#[test]
+fn a_misspelt_key_is_told_the_key_it_is_closest_to() {
+    for (written, meant) in [
+        ("startfen", "startFen"),
+        ("StartFen", "startFen"),
+        ("maxFiles", "maxFile"),
+        ("castlingRokPieces", "castlingRookPieces"),
+        ("custompiece3", "customPiece3"),
+        ("stalemateValeu", "stalemateValue"),
+        ("flagRegon", "flagRegion"),
+    ] {
+        let (_, key, kind) = one(&format!("[v:chess]\n{written} = 1\n"));
+        assert_eq!(key, written);
+        assert_eq!(
+            kind,
+            IniErrorKind::UnknownKey(Some(meant.into())),
+            "{written}"
+        );
+        assert!(
+            kind.to_string()
+                .ends_with(&format!("did you mean '{meant}'?"))
+        );
+    }
+}
+
+#[test]
+fn every_key_read_is_a_key_the_reader_takes() {
+    for key in super::keys::READ {
+        let errors = super::parse_variants("t.ini", &format!("[v:chess]\n{key} = x\n"))
+            .err()
+            .map(|e| e.0)
+            .unwrap_or_default();
+        assert!(
+            errors
+                .iter()
+                .all(|e| !matches!(e.kind, IniErrorKind::UnknownKey(_))),
+            "{key}: {errors:?}"
+        );
+    }
 }
 
 #[test]
@@ -344,4 +385,31 @@ fn the_ajaxlab_setup_key_needs_a_start_of_its_numbering() {
     assert!(refused(&kind, "9x9"), "{kind:?}");
     let (_, _, kind) = one("[v:chess]\najaxlabSetup = chess960\n");
     assert!(refused(&kind, "chess960 = true"), "{kind:?}");
+}
+
+#[test]
+fn a_section_named_as_a_built_in_variant_is_refused_and_its_children_inherit_the_built_in() {
+    for text in ["[chess:chess]\nmaxRank = 8\n", "[chess]\nmaxRank = 8\n"] {
+        let (line, key, kind) = one(text);
+        assert_eq!(line, 1);
+        assert!(key.starts_with("[chess"), "{key}");
+        assert_eq!(kind, IniErrorKind::NameTaken("chess".into()));
+    }
+    // No cascade: the child of `chess` below inherits the built-in chess.
+    let errors = errors("[chess]\npawn = p\n[mine:chess]\ndoubleStep = true\n");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+#[test]
+fn a_bad_setting_and_a_bad_start_are_told_at_once() {
+    let all = errors("[v:chess]\nstalemateValue = maybe\nstartFen = 8/8/8/8/8/8/8/7X w - - 0 1\n");
+    let keys: Vec<&str> = all.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys, ["stalemateValue", "startFen"], "{all:?}");
+}
+
+#[test]
+fn a_bad_piece_does_not_cascade_into_the_start_position() {
+    let all = errors("[v:chess]\ncustomPiece1 = z:Zq\nstartFen = 8/8/8/8/8/8/8/6KZ w - - 0 1\n");
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(all[0].key, "customPiece1");
 }
