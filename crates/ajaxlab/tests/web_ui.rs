@@ -265,14 +265,16 @@ async fn watch_sprt(c: &Client) {
     if !verdict.contains("accepted") {
         wait_text(c, "#llr", 60, |t| t != llr).await;
     }
-    screenshot(c, "sprt").await;
     let verdict = wait_text(c, "#verdict b", 300, |t| t.contains("accepted")).await;
     assert!(
         verdict.contains("H1 accepted"),
         "{verdict} after {games}+ games"
     );
+    // The campaign ended while watched: the heading's badge and the tab's
+    // title say so, and its actions are gone.
+    wait_text(c, "h1 .badge", 30, |t| t == "finished").await;
+    assert!(c.find(Locator::Css(".actions")).await.is_err());
     screenshot(c, "sprt-verdict").await;
-    // The campaign ended while watched: the tab's title says so.
     let mut title = String::new();
     for _ in 0..50 {
         title = c.title().await.unwrap();

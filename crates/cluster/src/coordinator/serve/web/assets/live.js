@@ -20,10 +20,21 @@
     return state && state.dataset.over === "true" ? state.dataset.summary : null;
   }
 
+  // The state badge in the page's heading follows the live part's state.
+  function followState(el) {
+    const state = el.querySelector("[data-state]");
+    const badge = document.querySelector("h1 .badge");
+    if (state && badge) {
+      badge.textContent = state.dataset.state;
+      badge.className = "badge state-" + state.dataset.state;
+    }
+  }
+
   // A campaign watched live has just ended: the tab's title says so, and a
-  // notification where the browser allows one.
+  // notification where the browser allows one; its actions are gone.
   function announce(summary) {
     if (!document.title.startsWith("Ended: ")) { document.title = "Ended: " + document.title; }
+    document.querySelectorAll(".actions, #notify").forEach((e) => e.remove());
     if (window.Notification && Notification.permission === "granted") {
       new Notification("ajaxlab", { body: summary });
     }
@@ -38,6 +49,7 @@
       const before = ending(el);
       el.innerHTML = html;
       const after = ending(el);
+      followState(el);
       if (!before && after) { announce(after); }
     }
     document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
