@@ -94,14 +94,18 @@ impl Browser {
     }
 }
 
-/// The text of the first element `css` finds.
+/// The text of the first element `css` finds. A live part may replace
+/// the element between finding it and reading it: it is found again.
 async fn text(c: &Client, css: &str) -> String {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap()
+    let mut last = None;
+    for _ in 0..10 {
+        match c.find(Locator::Css(css)).await.unwrap().text().await {
+            Ok(text) => return text,
+            Err(e) if e.to_string().contains("stale element") => last = Some(e),
+            Err(e) => panic!("{css}: {e}"),
+        }
+    }
+    panic!("{css}: replaced at every reading: {last:?}")
 }
 
 /// Waits up to `secs` for `css`'s text to satisfy `ok`; its last text.

@@ -152,13 +152,10 @@ async fn cached_part(
     render: fn(&Viewer, &Details) -> Markup,
 ) -> Result<Bytes, WebError> {
     let key = (format!("campaign {id} {part}"), viewer.csrf());
-    let html = reading(move || {
-        web.snapshots.fragments.get(&key, || {
-            Ok(render(&viewer, &*read_now(&web, &id)?).into_string().into())
-        })
+    super::reading::live_part(web, key, move |web| {
+        Ok(render(&viewer, &*read_now(web, &id)?))
     })
-    .await?;
-    Ok((*html).clone())
+    .await
 }
 
 /// Pause, resume, stop and the priority, for a signed-in operator.

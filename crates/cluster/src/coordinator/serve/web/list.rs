@@ -6,7 +6,7 @@
 use super::Web;
 use super::error::WebError;
 use super::layout::{self, Viewer, state_badge, urlencode};
-use super::reading::reading;
+use super::reading::{live_part, reading};
 use crate::coordinator::{CampaignState, CampaignView, Coordinator};
 use ajaxlab_stats::llr_text;
 use ajaxlab_store::RunKind;
@@ -121,13 +121,7 @@ pub(super) async fn fragment(
 /// The table as `filter` narrows it, rendered at most a second ago.
 pub(super) async fn part(web: Web, filter: Filter) -> Result<axum::body::Bytes, WebError> {
     let key = (format!("list {}", filter.query()), None);
-    let html = reading(move || {
-        web.snapshots.fragments.get(&key, || {
-            Ok(table(&read_now(&web)?, &filter).into_string().into())
-        })
-    })
-    .await?;
-    Ok((*html).clone())
+    live_part(web, key, move |web| Ok(table(&read_now(web)?, &filter))).await
 }
 
 /// Every campaign's line, as read at most a second ago (it blocks).

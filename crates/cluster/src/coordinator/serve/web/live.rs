@@ -35,7 +35,7 @@ const MAX_PARTS: usize = 8;
 
 /// Seconds between two sendings of a campaign's games per worker, at most
 /// (a cluster's table is long).
-pub const WORKERS_EVERY_S: u64 = 10;
+const WORKERS_EVERY_S: u64 = 10;
 
 /// A live part of a page, by the path of its fragment.
 #[derive(Clone, Debug)]

@@ -30,7 +30,6 @@ pub use auth::ReadAccess;
 use axum::Router;
 use axum::routing::{get, post};
 pub(crate) use layout::urlencode;
-pub use live::WORKERS_EVERY_S;
 pub use snapshots::MAX_AGE;
 use std::sync::Arc;
 

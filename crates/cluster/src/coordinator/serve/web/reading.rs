@@ -10,7 +10,11 @@
 //! Operators' actions do not come here: they write, and a write at the
 //! lowest priority would hold the workers' connection while it waits.
 
+use super::Web;
 use super::error::WebError;
+use super::snapshots::FragmentKey;
+use axum::body::Bytes;
+use maud::Markup;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -76,6 +80,25 @@ pub(super) async fn reading<T: Send + 'static>(
     result
         .await
         .map_err(|_| WebError::Internal("the page's reading failed; the log says why".into()))?
+}
+
+/// Live part `key` as `render` makes it from `web`, rendered at most a
+/// second ago and shared with every page that asks meanwhile.
+///
+/// # Errors
+/// `render`'s, or [`reading`]'s.
+pub(super) async fn live_part(
+    web: Web,
+    key: FragmentKey,
+    render: impl FnOnce(&Web) -> Result<Markup, WebError> + Send + 'static,
+) -> Result<Bytes, WebError> {
+    let html = reading(move || {
+        web.snapshots
+            .fragments
+            .get(&key, || Ok(render(&web)?.into_string().into()))
+    })
+    .await?;
+    Ok((*html).clone())
 }
 
 #[cfg(test)]

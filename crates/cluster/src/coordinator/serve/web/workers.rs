@@ -8,7 +8,7 @@
 use super::Web;
 use super::error::WebError;
 use super::layout::{self, Viewer, span};
-use super::reading::reading;
+use super::reading::{live_part, reading};
 use crate::coordinator::WorkerHealth;
 use crate::coordinator::now_ms;
 use axum::extract::State;
@@ -50,13 +50,7 @@ pub(super) async fn fragment(State(web): State<Web>) -> Result<Html<axum::body::
 /// The table, rendered at most a second ago.
 pub(super) async fn part(web: Web) -> Result<axum::body::Bytes, WebError> {
     let key = ("workers".to_owned(), None);
-    let html = reading(move || {
-        web.snapshots.fragments.get(&key, || {
-            Ok(table(&read_now(&web)?, now_ms()).into_string().into())
-        })
-    })
-    .await?;
-    Ok((*html).clone())
+    live_part(web, key, |web| Ok(table(&read_now(web)?, now_ms()))).await
 }
 
 fn table(workers: &[WorkerHealth], now: i64) -> Markup {
