@@ -14,7 +14,7 @@
 //! fitted values of [`DEFAULTS`].
 
 use crate::entry_table::Placed;
-use crate::params::ParamSpec;
+use crate::params::{ParamSpec, Reader, Variants};
 use ajaxlab_rules::{Color, PieceKind, Position, Square};
 use std::sync::OnceLock;
 
@@ -102,6 +102,8 @@ pub(crate) fn specs() -> &'static [ParamSpec] {
                     c_end: 4.0,
                     r_end: 0.002,
                     doc: Box::leak(doc.into_boxed_str()),
+                    reader: Reader::Evaluation(Variants::CHESS),
+                    piece: None,
                 }
             })
             .collect()

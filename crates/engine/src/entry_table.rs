@@ -6,7 +6,7 @@
 //! them on their exact gradient ([`Placed`] says which cells a position
 //! uses). Chess's mobility tables are a table of this kind.
 
-use crate::params::ParamSpec;
+use crate::params::{ParamSpec, Reader, Variants};
 use std::sync::OnceLock;
 
 /// The largest size of an entry, either way, in centipawns.
@@ -72,6 +72,8 @@ impl EntryTable {
                             c_end: 4.0,
                             r_end: 0.002,
                             doc: Box::leak(doc.into_boxed_str()),
+                            reader: Reader::Evaluation(Variants::CHESS),
+                            piece: None,
                         });
                     }
                 }

@@ -12,7 +12,7 @@
 //! `afc.falcon.mg`; a name is known once its file is loaded.
 
 use crate::eval::derived_values;
-use crate::params::{ParamSpec, Params};
+use crate::params::{ParamSpec, Params, Phase, PieceValue, Reader, Variants};
 use ajaxlab_rules::{PieceKind, Variant, loaded_variant};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -20,10 +20,8 @@ use std::sync::{Mutex, OnceLock};
 /// The value parameters of one file variant's pieces.
 #[derive(Debug)]
 pub(crate) struct FilePieces {
-    /// Each piece's kind, the pawn first, in the order of the file's table.
-    pub(crate) kinds: Vec<PieceKind>,
-    /// Its middlegame and endgame parameters: `specs[2i]` and
-    /// `specs[2i + 1]` are those of `kinds[i]`.
+    /// Each piece's middlegame and endgame parameters, the pawn first, in
+    /// the order of the file's table ([`ParamSpec::piece`] names the piece).
     pub(crate) specs: Vec<ParamSpec>,
 }
 
@@ -42,10 +40,7 @@ const FLOOR: i32 = 10;
 /// The parameters of `variant`'s pieces; none for a built-in variant,
 /// whose values are the table's (`afc.*`, `amrc.*`, `chess.*`).
 pub(crate) fn pieces_of(variant: &'static Variant) -> &'static FilePieces {
-    static NONE: FilePieces = FilePieces {
-        kinds: Vec::new(),
-        specs: Vec::new(),
-    };
+    static NONE: FilePieces = FilePieces { specs: Vec::new() };
     if variant.builtin().is_some() {
         return &NONE;
     }
@@ -59,17 +54,18 @@ pub(crate) fn pieces_of(variant: &'static Variant) -> &'static FilePieces {
 
 fn make(variant: &'static Variant) -> FilePieces {
     let values = derived_values(variant, &Params::default());
-    let mut kinds = Vec::new();
     let mut specs = Vec::new();
     for (kind, mg, eg) in values {
         if kind == PieceKind::KING {
             continue;
         }
-        kinds.push(kind);
         let letter = variant.letter(kind).to_ascii_lowercase();
         let piece = variant.piece_name(kind);
-        for (phase, default, words) in [(".mg", mg, "middlegame"), (".eg", eg, "endgame")] {
-            let name = format!("{}.{letter}{phase}", variant.name());
+        for (suffix, phase, default, words) in [
+            (".mg", Phase::Mg, mg, "middlegame"),
+            (".eg", Phase::Eg, eg, "endgame"),
+        ] {
+            let name = format!("{}.{letter}{suffix}", variant.name());
             let doc = format!(
                 "{piece} ({letter}) of {}, {words}: by default derived from its moves, or the file's pieceValue.",
                 variant.name()
@@ -83,10 +79,16 @@ fn make(variant: &'static Variant) -> FilePieces {
                 c_end: ((f64::from(default) * 0.5).round() / 10.0).max(3.0),
                 r_end: 0.002,
                 doc: Box::leak(doc.into_boxed_str()),
+                reader: Reader::Evaluation(Variants::FILES),
+                piece: Some(PieceValue {
+                    kind,
+                    phase,
+                    in_hand: false,
+                }),
             });
         }
     }
-    FilePieces { kinds, specs }
+    FilePieces { specs }
 }
 
 /// The piece parameter `name` (`VARIANT.LETTER.mg` or `.eg`) of a variant
@@ -105,6 +107,31 @@ mod tests {
 
     const SQUIRREL: &str = "[squirrel:chess]\ncustomPiece1 = s:NDA\n\
         startFen = rsbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RSBQKBNR w KQkq - 0 1\n";
+
+    #[test]
+    fn a_file_variants_values_are_read_by_that_variant_alone() {
+        let set = VariantSet::with_text("squirrel.ini", SQUIRREL).unwrap();
+        let squirrel = set.find("squirrel").unwrap();
+        let other =
+            VariantSet::with_text("other.ini", &SQUIRREL.replace("squirrel", "other")).unwrap();
+        let other = other.find("other").unwrap();
+        let s = find("squirrel.s.mg").unwrap();
+        assert!(s.evaluates(squirrel) && s.read_by(squirrel));
+        assert!(!s.evaluates(other), "another file's variant");
+        assert!(!s.evaluates(ajaxlab_rules::VariantKind::Chess.variant()));
+        let squirrel_kind = s.piece.map(|p| (p.kind, p.phase, p.in_hand));
+        assert_eq!(
+            squirrel_kind,
+            Some((
+                squirrel.piece_table().from_letter('S').unwrap(),
+                Phase::Mg,
+                false
+            ))
+        );
+        // Chess's positional terms are read by a file's variant too.
+        let chess_term = crate::params::spec("chess.eval.tempo").unwrap();
+        assert!(chess_term.evaluates(squirrel));
+    }
 
     #[test]
     fn a_file_variant_has_a_value_pair_for_each_piece_but_the_king() {

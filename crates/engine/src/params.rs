@@ -15,7 +15,7 @@
 //! Wazir, the Falcon as Wazir + lame Knight + lame Zebra + move-only Ferz.
 //! They are hypotheses for tuning to test, not measurements.
 
-use ajaxlab_rules::{Variant, VariantKind};
+use ajaxlab_rules::{PieceKind, Variant, VariantKind};
 use std::collections::BTreeMap;
 
 /// One tunable parameter: its name, default, legal range and SPSA step.
@@ -35,6 +35,95 @@ pub struct ParamSpec {
     pub r_end: f64,
     /// What it is.
     pub doc: &'static str,
+    /// Who reads it: the search, the clock, or some variants' evaluation.
+    pub reader: Reader,
+    /// The piece whose value it is, if it is one.
+    pub piece: Option<PieceValue>,
+}
+
+/// Who reads a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// The search, in every variant.
+    Search,
+    /// Time management, on a clock.
+    Clock,
+    /// The evaluation of these variants.
+    Evaluation(Variants),
+}
+
+/// A set of variants whose evaluation reads a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variants(u8);
+
+impl Variants {
+    /// Chess and Chess960.
+    pub const CHESS: Variants = Variants(1);
+    /// Ajax Falcon Chess.
+    pub const AFC: Variants = Variants(2);
+    /// Ajax Modern Random Chess.
+    pub const AMRC: Variants = Variants(4);
+    /// Both Ajax variants.
+    pub const AJAX: Variants = Variants(2 | 4);
+    /// Chess, Chess960 and every variant of a user's file (such a variant is
+    /// chess with other pieces, and reads chess's positional terms).
+    pub const CHESS_AND_FILES: Variants = Variants(1 | 8);
+    /// Variants of users' files (each reads its own pieces' values only:
+    /// [`specs_for`] gives a run of one variant its own).
+    pub const FILES: Variants = Variants(8);
+
+    /// Whether `variant` is in the set.
+    pub fn contains(self, variant: &Variant) -> bool {
+        let bit = match variant.builtin() {
+            Some(VariantKind::Chess | VariantKind::Chess960) => 1,
+            Some(VariantKind::AjaxFalcon) => 2,
+            Some(VariantKind::AjaxModernRandom) => 4,
+            None => 8,
+        };
+        self.0 & bit != 0
+    }
+}
+
+/// What a piece-value parameter values: a kind in one phase, on the board
+/// or in hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceValue {
+    /// The piece.
+    pub kind: PieceKind,
+    /// Middlegame or endgame.
+    pub phase: Phase,
+    /// On the board, or in hand (a piece that is not yet in play).
+    pub in_hand: bool,
+}
+
+/// The two phases the evaluation blends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The middlegame.
+    Mg,
+    /// The endgame.
+    Eg,
+}
+
+impl ParamSpec {
+    /// Whether a player of `variant` reads this parameter: the search's
+    /// always, an evaluation term when its variants include `variant`, the
+    /// clock's only on a clock (never here).
+    pub fn read_by(&self, variant: &'static Variant) -> bool {
+        self.reader == Reader::Search || self.evaluates(variant)
+    }
+
+    /// Whether this parameter changes the evaluation of `variant` (a file
+    /// variant's piece value only that variant's).
+    pub fn evaluates(&self, variant: &'static Variant) -> bool {
+        match self.reader {
+            Reader::Evaluation(Variants::FILES) => file_piece_specs(variant)
+                .iter()
+                .any(|own| std::ptr::eq(own, self)),
+            Reader::Evaluation(variants) => variants.contains(variant),
+            Reader::Search | Reader::Clock => false,
+        }
+    }
 }
 
 /// A parameter name or value that cannot be set.
@@ -69,11 +158,21 @@ pub enum ParamError {
 }
 
 macro_rules! define_params {
-    ($( $field:ident : $name:literal = $default:expr, [$min:expr, $max:expr], c_end $c:expr, r_end $r:expr, $doc:literal; )*) => {
+    (@piece) => { None };
+    (@piece $kind:ident $phase:ident $($hand:ident)?) => {
+        Some(PieceValue {
+            kind: PieceKind::$kind,
+            phase: Phase::$phase,
+            in_hand: define_params!(@hand $($hand)?),
+        })
+    };
+    (@hand) => { false };
+    (@hand hand) => { true };
+    ($( [$reader:expr] $( $field:ident : $name:literal = $default:expr, [$min:expr, $max:expr], c_end $c:expr, r_end $r:expr, $(value($kind:ident $phase:ident $($hand:ident)?),)? $doc:literal; )* )*) => {
         /// The values of every tunable parameter.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct Params {
-            $( #[doc = $doc] pub $field: i32, )*
+            $( $( #[doc = $doc] pub $field: i32, )* )*
             /// The values set of the parameters made rather than declared
             /// here (the pieces of variants from users' files,
             /// [`crate::file_params`]; chess's square tables,
@@ -85,13 +184,16 @@ macro_rules! define_params {
 
         impl Default for Params {
             fn default() -> Self {
-                Params { $( $field: $default, )* generated: BTreeMap::new() }
+                Params { $( $( $field: $default, )* )* generated: BTreeMap::new() }
             }
         }
 
         /// The table: every parameter in declaration order.
         pub const SPECS: &[ParamSpec] = &[
-            $( ParamSpec { name: $name, default: $default, min: $min, max: $max, c_end: $c, r_end: $r, doc: $doc }, )*
+            $( $( ParamSpec {
+                name: $name, default: $default, min: $min, max: $max, c_end: $c, r_end: $r, doc: $doc,
+                reader: $reader, piece: define_params!(@piece $($kind $phase $($hand)?)?),
+            }, )* )*
         ];
 
         impl Params {
@@ -147,14 +249,14 @@ impl Params {
             /// The value of the table's parameter `name`.
             fn get_static(&self, name: &str) -> Option<i32> {
                 match name {
-                    $( $name => Some(self.$field), )*
+                    $( $( $name => Some(self.$field), )* )*
                     _ => None,
                 }
             }
 
             fn slot(&mut self, name: &str) -> Option<&mut i32> {
                 match name {
-                    $( $name => Some(&mut self.$field), )*
+                    $( $( $name => Some(&mut self.$field), )* )*
                     _ => None,
                 }
             }
@@ -164,51 +266,55 @@ impl Params {
 
 define_params! {
     // ---- orthodox chess and Chess960 ----
-    chess_pawn_mg: "chess.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "Pawn, middlegame.";
-    chess_pawn_eg: "chess.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "Pawn, endgame.";
-    chess_knight_mg: "chess.knight.mg" = 325, [150, 600], c_end 15.0, r_end 0.002, "Knight, middlegame (Kaufman 3.25).";
-    chess_knight_eg: "chess.knight.eg" = 310, [150, 600], c_end 15.0, r_end 0.002, "Knight, endgame.";
-    chess_bishop_mg: "chess.bishop.mg" = 330, [150, 600], c_end 15.0, r_end 0.002, "Bishop, middlegame (Kaufman 3.25).";
-    chess_bishop_eg: "chess.bishop.eg" = 335, [150, 600], c_end 15.0, r_end 0.002, "Bishop, endgame.";
-    chess_rook_mg: "chess.rook.mg" = 480, [250, 900], c_end 20.0, r_end 0.002, "Rook, middlegame (Kaufman 5).";
-    chess_rook_eg: "chess.rook.eg" = 530, [250, 900], c_end 20.0, r_end 0.002, "Rook, endgame.";
-    chess_queen_mg: "chess.queen.mg" = 960, [500, 1600], c_end 30.0, r_end 0.002, "Queen, middlegame (Muller 9.5).";
-    chess_queen_eg: "chess.queen.eg" = 990, [500, 1600], c_end 30.0, r_end 0.002, "Queen, endgame.";
+    [Reader::Evaluation(Variants::CHESS)]
+    chess_pawn_mg: "chess.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, value(PAWN Mg), "Pawn, middlegame.";
+    chess_pawn_eg: "chess.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, value(PAWN Eg), "Pawn, endgame.";
+    chess_knight_mg: "chess.knight.mg" = 325, [150, 600], c_end 15.0, r_end 0.002, value(KNIGHT Mg), "Knight, middlegame (Kaufman 3.25).";
+    chess_knight_eg: "chess.knight.eg" = 310, [150, 600], c_end 15.0, r_end 0.002, value(KNIGHT Eg), "Knight, endgame.";
+    chess_bishop_mg: "chess.bishop.mg" = 330, [150, 600], c_end 15.0, r_end 0.002, value(BISHOP Mg), "Bishop, middlegame (Kaufman 3.25).";
+    chess_bishop_eg: "chess.bishop.eg" = 335, [150, 600], c_end 15.0, r_end 0.002, value(BISHOP Eg), "Bishop, endgame.";
+    chess_rook_mg: "chess.rook.mg" = 480, [250, 900], c_end 20.0, r_end 0.002, value(ROOK Mg), "Rook, middlegame (Kaufman 5).";
+    chess_rook_eg: "chess.rook.eg" = 530, [250, 900], c_end 20.0, r_end 0.002, value(ROOK Eg), "Rook, endgame.";
+    chess_queen_mg: "chess.queen.mg" = 960, [500, 1600], c_end 30.0, r_end 0.002, value(QUEEN Mg), "Queen, middlegame (Muller 9.5).";
+    chess_queen_eg: "chess.queen.eg" = 990, [500, 1600], c_end 30.0, r_end 0.002, value(QUEEN Eg), "Queen, endgame.";
     // ---- Ajax Falcon Chess (fitted by `ajaxlab tune` to Fairy-Stockfish self-play, configs/tune-data-fsf-afc.toml) ----
-    afc_pawn_mg: "afc.pawn.mg" = 58, [40, 200], c_end 6.0, r_end 0.002, "AFC pawn, middlegame.";
-    afc_pawn_eg: "afc.pawn.eg" = 152, [40, 200], c_end 6.0, r_end 0.002, "AFC pawn, endgame.";
-    afc_knight_mg: "afc.knight.mg" = 470, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight NmK, middlegame (N 3.25 + a third of a commoner).";
-    afc_knight_eg: "afc.knight.eg" = 367, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, endgame.";
-    afc_bishop_mg: "afc.bishop.mg" = 459, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop BmW, middlegame (B 3.25 + a third of a wazir).";
-    afc_bishop_eg: "afc.bishop.eg" = 418, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, endgame.";
-    afc_rook_mg: "afc.rook.mg" = 479, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook RmF, middlegame (R 5 + a third of a ferz, Muller: 5.67).";
-    afc_rook_eg: "afc.rook.eg" = 723, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, endgame.";
-    afc_queen_mg: "afc.queen.mg" = 759, [500, 1700], c_end 30.0, r_end 0.002, "Queen, middlegame (Muller 9.5-9.75).";
-    afc_queen_eg: "afc.queen.eg" = 1193, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
-    afc_minister_mg: "afc.minister.mg" = 582, [300, 1100], c_end 25.0, r_end 0.002, "Minister KAD, middlegame (16-target leaper ~6.5).";
-    afc_minister_eg: "afc.minister.eg" = 805, [300, 1100], c_end 25.0, r_end 0.002, "Minister, endgame.";
-    afc_falcon_mg: "afc.falcon.mg" = 556, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, middlegame (W + lame N + lame Z + mF).";
-    afc_falcon_eg: "afc.falcon.eg" = 643, [250, 1000], c_end 25.0, r_end 0.002, "Falcon on the board, endgame.";
-    afc_falcon_hand_mg: "afc.falcon.hand.mg" = 556, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand (not yet dropped), middlegame (its board value: the fitted 440 dropped too eagerly).";
-    afc_falcon_hand_eg: "afc.falcon.hand.eg" = 643, [150, 1000], c_end 25.0, r_end 0.002, "Falcon in hand, endgame.";
+    [Reader::Evaluation(Variants::AFC)]
+    afc_pawn_mg: "afc.pawn.mg" = 58, [40, 200], c_end 6.0, r_end 0.002, value(PAWN Mg), "AFC pawn, middlegame.";
+    afc_pawn_eg: "afc.pawn.eg" = 152, [40, 200], c_end 6.0, r_end 0.002, value(PAWN Eg), "AFC pawn, endgame.";
+    afc_knight_mg: "afc.knight.mg" = 470, [200, 800], c_end 20.0, r_end 0.002, value(KNIGHT Mg), "Ajax Knight NmK, middlegame (N 3.25 + a third of a commoner).";
+    afc_knight_eg: "afc.knight.eg" = 367, [200, 800], c_end 20.0, r_end 0.002, value(KNIGHT Eg), "Ajax Knight, endgame.";
+    afc_bishop_mg: "afc.bishop.mg" = 459, [200, 800], c_end 20.0, r_end 0.002, value(BISHOP Mg), "Ajax Bishop BmW, middlegame (B 3.25 + a third of a wazir).";
+    afc_bishop_eg: "afc.bishop.eg" = 418, [200, 800], c_end 20.0, r_end 0.002, value(BISHOP Eg), "Ajax Bishop, endgame.";
+    afc_rook_mg: "afc.rook.mg" = 479, [300, 1000], c_end 25.0, r_end 0.002, value(ROOK Mg), "Ajax Rook RmF, middlegame (R 5 + a third of a ferz, Muller: 5.67).";
+    afc_rook_eg: "afc.rook.eg" = 723, [300, 1000], c_end 25.0, r_end 0.002, value(ROOK Eg), "Ajax Rook, endgame.";
+    afc_queen_mg: "afc.queen.mg" = 759, [500, 1700], c_end 30.0, r_end 0.002, value(QUEEN Mg), "Queen, middlegame (Muller 9.5-9.75).";
+    afc_queen_eg: "afc.queen.eg" = 1193, [500, 1700], c_end 30.0, r_end 0.002, value(QUEEN Eg), "Queen, endgame.";
+    afc_minister_mg: "afc.minister.mg" = 582, [300, 1100], c_end 25.0, r_end 0.002, value(MINISTER Mg), "Minister KAD, middlegame (16-target leaper ~6.5).";
+    afc_minister_eg: "afc.minister.eg" = 805, [300, 1100], c_end 25.0, r_end 0.002, value(MINISTER Eg), "Minister, endgame.";
+    afc_falcon_mg: "afc.falcon.mg" = 556, [250, 1000], c_end 25.0, r_end 0.002, value(FALCON Mg), "Falcon on the board, middlegame (W + lame N + lame Z + mF).";
+    afc_falcon_eg: "afc.falcon.eg" = 643, [250, 1000], c_end 25.0, r_end 0.002, value(FALCON Eg), "Falcon on the board, endgame.";
+    afc_falcon_hand_mg: "afc.falcon.hand.mg" = 556, [150, 1000], c_end 25.0, r_end 0.002, value(FALCON Mg hand), "Falcon in hand (not yet dropped), middlegame (its board value: the fitted 440 dropped too eagerly).";
+    afc_falcon_hand_eg: "afc.falcon.hand.eg" = 643, [150, 1000], c_end 25.0, r_end 0.002, value(FALCON Eg hand), "Falcon in hand, endgame.";
     // ---- Ajax Modern Random Chess (the board pieces fitted by `ajaxlab tune` to Fairy-Stockfish self-play, configs/tune-data-fsf-amrc.toml; the pawn hand-set; the Minister in hand at its board value, which beat 560 by 66.8 ± 38.1 Elo: see docs/strength.md) ----
-    amrc_pawn_mg: "amrc.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, middlegame.";
-    amrc_pawn_eg: "amrc.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, "AMRC pawn, endgame.";
-    amrc_knight_mg: "amrc.knight.mg" = 493, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, middlegame.";
-    amrc_knight_eg: "amrc.knight.eg" = 412, [200, 800], c_end 20.0, r_end 0.002, "Ajax Knight, endgame.";
-    amrc_bishop_mg: "amrc.bishop.mg" = 551, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, middlegame.";
-    amrc_bishop_eg: "amrc.bishop.eg" = 456, [200, 800], c_end 20.0, r_end 0.002, "Ajax Bishop, endgame.";
-    amrc_rook_mg: "amrc.rook.mg" = 732, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, middlegame.";
-    amrc_rook_eg: "amrc.rook.eg" = 702, [300, 1000], c_end 25.0, r_end 0.002, "Ajax Rook, endgame.";
-    amrc_queen_mg: "amrc.queen.mg" = 1078, [500, 1700], c_end 30.0, r_end 0.002, "Queen, middlegame.";
-    amrc_queen_eg: "amrc.queen.eg" = 1320, [500, 1700], c_end 30.0, r_end 0.002, "Queen, endgame.";
-    amrc_minister_mg: "amrc.minister.mg" = 638, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, middlegame.";
-    amrc_minister_eg: "amrc.minister.eg" = 860, [300, 1100], c_end 25.0, r_end 0.002, "Minister on the board, endgame.";
-    amrc_minister_hand_mg: "amrc.minister.hand.mg" = 638, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand that a gate left can still bring in, middlegame (its board value: a lower one gates too eagerly).";
-    amrc_minister_hand_eg: "amrc.minister.hand.eg" = 860, [0, 1100], c_end 25.0, r_end 0.002, "Minister in hand that a gate left can still bring in, endgame.";
-    amrc_prime_minister_mg: "amrc.prime_minister.mg" = 691, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister BNmW, middlegame (Archbishop ~8.5 on 9x9).";
-    amrc_prime_minister_eg: "amrc.prime_minister.eg" = 1152, [400, 1500], c_end 30.0, r_end 0.002, "Prime Minister, endgame.";
+    [Reader::Evaluation(Variants::AMRC)]
+    amrc_pawn_mg: "amrc.pawn.mg" = 82, [40, 200], c_end 6.0, r_end 0.002, value(PAWN Mg), "AMRC pawn, middlegame.";
+    amrc_pawn_eg: "amrc.pawn.eg" = 105, [40, 200], c_end 6.0, r_end 0.002, value(PAWN Eg), "AMRC pawn, endgame.";
+    amrc_knight_mg: "amrc.knight.mg" = 493, [200, 800], c_end 20.0, r_end 0.002, value(KNIGHT Mg), "Ajax Knight, middlegame.";
+    amrc_knight_eg: "amrc.knight.eg" = 412, [200, 800], c_end 20.0, r_end 0.002, value(KNIGHT Eg), "Ajax Knight, endgame.";
+    amrc_bishop_mg: "amrc.bishop.mg" = 551, [200, 800], c_end 20.0, r_end 0.002, value(BISHOP Mg), "Ajax Bishop, middlegame.";
+    amrc_bishop_eg: "amrc.bishop.eg" = 456, [200, 800], c_end 20.0, r_end 0.002, value(BISHOP Eg), "Ajax Bishop, endgame.";
+    amrc_rook_mg: "amrc.rook.mg" = 732, [300, 1000], c_end 25.0, r_end 0.002, value(ROOK Mg), "Ajax Rook, middlegame.";
+    amrc_rook_eg: "amrc.rook.eg" = 702, [300, 1000], c_end 25.0, r_end 0.002, value(ROOK Eg), "Ajax Rook, endgame.";
+    amrc_queen_mg: "amrc.queen.mg" = 1078, [500, 1700], c_end 30.0, r_end 0.002, value(QUEEN Mg), "Queen, middlegame.";
+    amrc_queen_eg: "amrc.queen.eg" = 1320, [500, 1700], c_end 30.0, r_end 0.002, value(QUEEN Eg), "Queen, endgame.";
+    amrc_minister_mg: "amrc.minister.mg" = 638, [300, 1100], c_end 25.0, r_end 0.002, value(MINISTER Mg), "Minister on the board, middlegame.";
+    amrc_minister_eg: "amrc.minister.eg" = 860, [300, 1100], c_end 25.0, r_end 0.002, value(MINISTER Eg), "Minister on the board, endgame.";
+    amrc_minister_hand_mg: "amrc.minister.hand.mg" = 638, [0, 1100], c_end 25.0, r_end 0.002, value(MINISTER Mg hand), "Minister in hand that a gate left can still bring in, middlegame (its board value: a lower one gates too eagerly).";
+    amrc_minister_hand_eg: "amrc.minister.hand.eg" = 860, [0, 1100], c_end 25.0, r_end 0.002, value(MINISTER Eg hand), "Minister in hand that a gate left can still bring in, endgame.";
+    amrc_prime_minister_mg: "amrc.prime_minister.mg" = 691, [400, 1500], c_end 30.0, r_end 0.002, value(PRIME_MINISTER Mg), "Prime Minister BNmW, middlegame (Archbishop ~8.5 on 9x9).";
+    amrc_prime_minister_eg: "amrc.prime_minister.eg" = 1152, [400, 1500], c_end 30.0, r_end 0.002, value(PRIME_MINISTER Eg), "Prime Minister, endgame.";
     // ---- evaluation terms of the Ajax variants (fitted by `ajaxlab tune` to Fairy-Stockfish self-play) ----
+    [Reader::Evaluation(Variants::AJAX)]
     bishop_pair_mg: "eval.bishop_pair.mg" = 38, [0, 120], c_end 4.0, r_end 0.002, "Bonus for two bishops, middlegame (Kaufman ~0.5 pawn).";
     bishop_pair_eg: "eval.bishop_pair.eg" = 46, [0, 120], c_end 4.0, r_end 0.002, "Bonus for two bishops, endgame.";
     mobility_mg: "eval.mobility.mg" = 3, [0, 30], c_end 1.0, r_end 0.002, "Mobility, middlegame: per step of 4·sqrt(n) − 8, n the squares a piece reaches in its mobility area.";
@@ -250,6 +356,7 @@ define_params! {
     scale_ocb_step: "eval.scale.ocb.step" = 2, [0, 64], c_end 1.0, r_end 0.002, "The step per pawn of the side ahead when the bishops are of opposite colours and other pieces remain.";
     tempo: "eval.tempo" = 29, [0, 50], c_end 2.0, r_end 0.002, "Bonus for the side to move.";
     // ---- evaluation terms of chess and Chess960 (the hand-set values the Ajax fit started from) ----
+    [Reader::Evaluation(Variants::CHESS_AND_FILES)]
     chess_bishop_pair_mg: "chess.eval.bishop_pair.mg" = 30, [0, 120], c_end 4.0, r_end 0.002, "Chess and Chess960: bonus for two bishops, middlegame (Kaufman ~0.5 pawn).";
     chess_bishop_pair_eg: "chess.eval.bishop_pair.eg" = 50, [0, 120], c_end 4.0, r_end 0.002, "Chess and Chess960: bonus for two bishops, endgame.";
     chess_mobility_mg: "chess.eval.mobility.mg" = 5, [0, 30], c_end 1.0, r_end 0.002, "Chess and Chess960: mobility, middlegame: per step of 4·sqrt(n) − 8, n the squares a piece reaches in its mobility area.";
@@ -287,12 +394,14 @@ define_params! {
     chess_drawish_scale: "chess.eval.drawish.scale" = 16, [1, 64], c_end 2.0, r_end 0.002, "Chess and Chess960: endgame score of a side without pawns and at most a minor piece ahead, in 64ths.";
     chess_tempo: "chess.eval.tempo" = 12, [0, 50], c_end 2.0, r_end 0.002, "Chess and Chess960: bonus for the side to move.";
     // ---- time ----
+    [Reader::Clock]
     time_stability_base: "time.stability.base" = 100, [50, 300], c_end 10.0, r_end 0.002, "On a clock, the soft time limit in percent when the best move changed in the last iteration.";
     time_stability_step: "time.stability.step" = 8, [0, 50], c_end 2.0, r_end 0.002, "On a clock, the soft time limit falls by this many percent per iteration the best move has stayed the same.";
     time_stability_min: "time.stability.min" = 60, [20, 150], c_end 5.0, r_end 0.002, "On a clock, the smallest soft time limit the stability of the best move gives, percent.";
     time_nodes_base: "time.nodes.base" = 150, [100, 300], c_end 10.0, r_end 0.002, "On a clock, the soft time limit scales with this minus the share of nodes spent on the best move (both percent).";
     time_nodes_scale: "time.nodes.scale" = 100, [50, 300], c_end 10.0, r_end 0.002, "On a clock, the percent by which that difference is multiplied.";
     // ---- search ----
+    [Reader::Search]
     aspiration: "search.aspiration" = 25, [5, 200], c_end 4.0, r_end 0.002, "Half-width of the aspiration window.";
     aspiration_depth: "search.aspiration.depth" = 5, [1, 20], c_end 0.5, r_end 0.002, "First iteration searched with an aspiration window.";
     nmp_base: "search.nmp.base" = 3, [1, 6], c_end 0.5, r_end 0.002, "Null-move reduction at low depth.";
@@ -324,16 +433,13 @@ define_params! {
     threat_order: "search.threat.order" = 16, [0, 64], c_end 2.0, r_end 0.002, "Move ordering: a quiet move taking a piece out of attack by a cheaper enemy piece gains this many times the piece's value, and one putting it there loses as much (0: off).";
     history_mult: "search.history.mult" = 8, [4, 128], c_end 3.0, r_end 0.002, "History bonus per ply² of the cut-off's depth.";
     history_max: "search.history.max" = 12800, [1000, 16000], c_end 500.0, r_end 0.002, "Largest history bonus of one cut-off.";
-    history_cont4: "search.history.cont4" = 1, [0, 1], c_end 0.5, r_end 0.002, "Whether the continuation history also looks at our own move four plies back (1) or only two (0).";
     history_refuting: "search.history.refuting" = 100, [0, 300], c_end 10.0, r_end 0.002, "A quiet move after which every reply failed low gains this percentage of a cut-off's history bonus (0: off).";
     history_linear: "search.history.linear" = 250, [0, 1000], c_end 20.0, r_end 0.002, "History bonus per ply of the cut-off's depth, beside the per-ply² one.";
     singular_double: "search.singular.double" = 20, [0, 200], c_end 5.0, r_end 0.002, "A singular move whose alternatives fall this far below the singular bound is extended two plies in a non-PV node (0: never).";
     lmr_tt_pv: "search.lmr.tt_pv" = 1, [0, 2], c_end 0.5, r_end 0.002, "Late-move reduction taken off in a node that was once on a principal variation (by the table) but is not now.";
-    lmr_in_check: "search.lmr.in_check" = 1, [0, 1], c_end 0.5, r_end 0.002, "Late quiet moves are reduced in a node in check too (1, as Stockfish does) or only out of check (0).";
     iir_depth: "search.iir.depth" = 4, [2, 12], c_end 0.5, r_end 0.002, "Nodes this deep without a hash move are searched one ply shallower.";
     singular_depth: "search.singular.depth" = 6, [4, 20], c_end 0.5, r_end 0.002, "Shallowest depth of the singular-extension test.";
     singular_margin: "search.singular.margin" = 2, [0, 10], c_end 0.3, r_end 0.002, "Singular-extension margin per ply.";
-    qs_futility_see: "search.qs.futility_see" = 1, [0, 1], c_end 0.5, r_end 0.002, "Quiescence skips a capture that does not win material (unless it recaptures or checks) when the static eval plus the delta margin is at or below alpha (1) or not (0).";
     correction_non_pawn: "search.correction.non_pawn" = 100, [0, 200], c_end 8.0, r_end 0.002, "Weight in percent of the correction history keyed by each side's pieces other than pawns, beside the one keyed by pawns (0: off).";
 }
 
@@ -589,6 +695,56 @@ mod tests {
             assert!(names.insert(s.name), "duplicate {}", s.name);
             assert!(s.c_end > 0.0 && s.r_end > 0.0, "{}", s.name);
         }
+    }
+
+    #[test]
+    fn the_table_says_which_variants_read_each_parameter() {
+        let afc = VariantKind::AjaxFalcon.variant();
+        let amrc = VariantKind::AjaxModernRandom.variant();
+        let chess960 = VariantKind::Chess960.variant();
+        let reads =
+            |variant: &'static Variant, name: &str| spec(name).is_some_and(|s| s.read_by(variant));
+        assert!(reads(afc, "afc.falcon.mg") && !reads(amrc, "afc.falcon.mg"));
+        assert!(reads(afc, "eval.tempo") && reads(amrc, "eval.tempo"));
+        assert!(!reads(chess960, "eval.tempo") && reads(chess960, "chess.eval.tempo"));
+        assert!(reads(chess960, "chess.queen.eg") && !reads(afc, "chess.queen.eg"));
+        assert!(reads(amrc, "search.aspiration") && reads(chess960, "search.aspiration"));
+        // The clock's parameters are read on a clock only: a search by
+        // nodes, as tuning plays, never reads them.
+        assert!(!reads(afc, "time.stability.base"));
+        assert_eq!(
+            spec("time.stability.base").map(|s| s.reader),
+            Some(Reader::Clock)
+        );
+    }
+
+    #[test]
+    fn every_piece_value_names_a_piece_its_variant_has() {
+        let hand = spec("amrc.minister.hand.eg").and_then(|s| s.piece);
+        assert_eq!(
+            hand,
+            Some(PieceValue {
+                kind: PieceKind::MINISTER,
+                phase: Phase::Eg,
+                in_hand: true
+            })
+        );
+        for kind in VariantKind::ALL {
+            let variant = kind.variant();
+            for s in specs_for(variant)
+                .into_iter()
+                .filter(|s| s.evaluates(variant))
+            {
+                if let Some(piece) = s.piece {
+                    assert!(variant.has_kind(piece.kind), "{}: {variant}", s.name);
+                }
+            }
+        }
+        let afc_values = SPECS
+            .iter()
+            .filter(|s| s.piece.is_some() && s.evaluates(VariantKind::AjaxFalcon.variant()))
+            .count();
+        assert_eq!(afc_values, 2 * 7 + 2, "seven pieces and the Falcon in hand");
     }
 
     #[test]

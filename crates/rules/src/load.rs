@@ -280,7 +280,12 @@ impl Variant {
         def.definition = text;
         let tables = Tables::build(&def);
         LOADED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let variant: &'static Variant = Box::leak(Box::new(Variant { def, tables }));
+        let layout = crate::Layout::new(def.width, def.height);
+        let variant: &'static Variant = Box::leak(Box::new(Variant {
+            def,
+            tables,
+            layout,
+        }));
         let fen = spec.setup.fen();
         match Position::from_fen_in(variant, fen) {
             Ok(_) => Ok(variant),

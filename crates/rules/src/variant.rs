@@ -184,6 +184,19 @@ pub struct PieceDef {
     pub components: Vec<Component>,
 }
 
+impl PieceDef {
+    /// Whether the piece slides, capturing, along files and ranks but not
+    /// along diagonals: a rook's way of moving, which an open file favours.
+    pub fn is_rook_like(&self) -> bool {
+        let slides = |lines: Lines| {
+            self.components
+                .iter()
+                .any(|c| c.geometry == Geometry::Slide(lines) && c.mode == Mode::MoveAndCapture)
+        };
+        slides(Lines::Orthogonal) && !slides(Lines::Diagonal)
+    }
+}
+
 /// Pawn rules: one step forward, capture one step diagonally forward, a
 /// double step (with en passant) from the own second rank, promotion on the
 /// last rank.
@@ -325,6 +338,7 @@ pub struct Variant {
     /// The definition.
     pub def: VariantDef,
     pub(crate) tables: Tables,
+    pub(crate) layout: crate::Layout,
 }
 
 /// A variant is loaded once per process (a built-in once, a file's text
@@ -396,6 +410,23 @@ impl Variant {
             bb = bb.with(leap.target);
         }
         bb & t.board
+    }
+
+    /// The board's files, spans ahead and colours of squares.
+    pub fn layout(&self) -> &crate::Layout {
+        &self.layout
+    }
+
+    /// Whether a piece of `kind` keeps to squares of one colour (a
+    /// bishop): from every square it reaches only squares of that
+    /// square's colour.
+    pub fn is_colour_bound(&self, kind: PieceKind) -> bool {
+        let light = self.layout.light_squares();
+        self.has_kind(kind)
+            && self.layout.squares().iter().all(|&sq| {
+                let same = if light.contains(sq) { light } else { !light };
+                !(self.empty_board_reach(kind, sq) & !same).any()
+            })
     }
 
     /// Whether a FEN of this variant carries a `[...]` hand.

@@ -25,8 +25,13 @@ use crate::chess_squares;
 use crate::entry_table::Placed;
 use crate::eval::Evaluator;
 use crate::params::{ParamError, ParamSpec, Params};
-use ajaxlab_rules::{Color, FenError, Position, Variant, VariantKind};
+use ajaxlab_rules::{Color, FenError, Position, Variant};
 use std::num::NonZeroUsize;
+
+mod data;
+
+pub use data::{DataSet, SampleOptions, TrainingGame, TrainingMove};
+use data::{Group, Sample};
 
 /// Positions evaluated by one unit of parallel work; fixed, so that sums
 /// (and so every result) do not depend on the number of threads.
@@ -41,85 +46,13 @@ const ADAM_EPSILON: f64 = 1e-12;
 const K_MIN: f64 = 0.02;
 const K_MAX: f64 = 20.0;
 
-/// The parameter-name prefix of a variant's own values (`afc.`, `amrc.`,
-/// `chess.`; chess and Chess960 share theirs).
-pub fn variant_prefix(variant: &'static Variant) -> String {
-    match variant.builtin() {
-        Some(VariantKind::AjaxFalcon) => "afc.".to_owned(),
-        Some(VariantKind::AjaxModernRandom) => "amrc.".to_owned(),
-        Some(VariantKind::Chess | VariantKind::Chess960) => "chess.".to_owned(),
-        None => format!("{}.", variant.name()),
-    }
-}
-
-/// Whether the parameter `name` changes the evaluation of `variant`: its
-/// own values, and the positional terms `eval.*` of the Ajax variants
-/// (chess and Chess960 read theirs as `chess.eval.*`, as a variant of a
-/// user's file does beside its pieces' values).
-fn affects(name: &str, variant: &'static Variant) -> bool {
-    let own = name.starts_with(&variant_prefix(variant));
-    own || match variant.builtin() {
-        Some(VariantKind::Chess | VariantKind::Chess960) => false,
-        Some(VariantKind::AjaxFalcon | VariantKind::AjaxModernRandom) => name.starts_with("eval."),
-        None => name.starts_with("chess.eval."),
-    }
-}
-
-/// Every parameter a player of `variant` reads: the evaluation's
-/// ([`affects`]) and the search's (`search.*`), in table order.
+/// Every parameter a player of `variant` reads: its evaluation's and the
+/// search's ([`ParamSpec::read_by`]), in table order.
 pub fn read_by(variant: &'static Variant) -> Vec<&'static ParamSpec> {
     crate::params::specs_for(variant)
         .into_iter()
-        .filter(|s| affects(s.name, variant) || s.name.starts_with("search."))
+        .filter(|s| s.read_by(variant))
         .collect()
-}
-
-/// One move of a stored game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrainingMove {
-    /// UCI text.
-    pub uci: String,
-    /// The mover's search score before the move, centipawns, mover's view.
-    pub score: Option<i32>,
-}
-
-/// A stored game, as the tuner needs it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TrainingGame {
-    /// Where it came from, for errors (e.g. `runs/a/games-00000.parquet game 7`).
-    pub label: String,
-    /// The variant.
-    pub variant: &'static Variant,
-    /// The FEN the moves start from.
-    pub start_fen: String,
-    /// Every move from `start_fen` on (opening plies included).
-    pub moves: Vec<TrainingMove>,
-    /// White's score: 1, 0.5 or 0 (any value in between is taken as given).
-    pub white_score: f64,
-}
-
-/// How positions are drawn from games.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SampleOptions {
-    /// Plies from the start of each game that are never sampled.
-    pub skip_plies: usize,
-    /// At most this many positions in all (a seeded uniform sample beyond it).
-    pub max_positions: usize,
-    /// The share of games held out, in `[0, 1)`.
-    pub holdout: f64,
-    /// The seed of the sample and of the split.
-    pub seed: u64,
-}
-
-impl Default for SampleOptions {
-    fn default() -> Self {
-        SampleOptions {
-            skip_plies: 8,
-            max_positions: 200_000,
-            holdout: 0.1,
-            seed: 1,
-        }
-    }
 }
 
 /// Which parameters to fit.
@@ -269,228 +202,6 @@ fn list(violations: &[OptionViolation]) -> String {
         .join("; ")
 }
 
-fn move_error(game: &str, ply: usize, uci: &str, message: String) -> TuneError {
-    TuneError::Move {
-        game: game.to_owned(),
-        ply,
-        uci: uci.to_owned(),
-        message,
-    }
-}
-
-/// One position to fit.
-#[derive(Clone, Copy, Debug)]
-struct Sample {
-    position: Position,
-    /// White's score in the game.
-    result: f64,
-    /// The stored search score, White's view.
-    score: Option<i32>,
-}
-
-/// The positions of one variant.
-#[derive(Clone, Debug)]
-struct Group {
-    variant: &'static Variant,
-    samples: Vec<Sample>,
-}
-
-/// A sample drawn before the split.
-struct Candidate {
-    game: usize,
-    variant: &'static Variant,
-    sample: Sample,
-}
-
-/// SplitMix64: a seeded stream for the sample and the split.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        // The bias of a modulo is below 2^-40 for any data set that fits in memory.
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// Training and held-out positions drawn from games.
-#[derive(Clone, Debug)]
-pub struct DataSet {
-    train: Vec<Group>,
-    holdout: Vec<Group>,
-    games: usize,
-}
-
-impl DataSet {
-    /// Replays `games` and samples their quiet positions (quiet as the
-    /// evaluation under `params` sees them), then splits them by game.
-    ///
-    /// # Errors
-    /// [`TuneError::Fen`] or [`TuneError::Move`] naming the game for a
-    /// start or a move that cannot be played; [`TuneError::Options`] for a
-    /// held-out share outside `[0, 1)` or a zero cap;
-    /// [`TuneError::EmptyDataSet`] when no position qualifies;
-    /// [`TuneError::Split`] when the split leaves either side empty.
-    pub fn from_games(
-        games: &[TrainingGame],
-        params: &Params,
-        options: &SampleOptions,
-    ) -> Result<DataSet, TuneError> {
-        let mut violations = Vec::new();
-        if !(0.0..1.0).contains(&options.holdout) {
-            violations.push(OptionViolation::Holdout(options.holdout));
-        }
-        if options.max_positions == 0 {
-            violations.push(OptionViolation::MaxPositions);
-        }
-        if !violations.is_empty() {
-            return Err(TuneError::Options(violations));
-        }
-        let mut evaluators: Vec<(&'static Variant, Evaluator)> = Vec::new();
-        let mut rng = Rng(options.seed);
-        let mut kept: Vec<Candidate> = Vec::new();
-        let mut seen = 0usize;
-        for (index, game) in games.iter().enumerate() {
-            let eval = cached(&mut evaluators, game.variant, params);
-            let mut pos =
-                Position::from_fen_in(game.variant, &game.start_fen).map_err(|source| {
-                    TuneError::Fen {
-                        game: game.label.clone(),
-                        source,
-                    }
-                })?;
-            for (ply, m) in game.moves.iter().enumerate() {
-                if ply >= options.skip_plies && eval.is_quiet(&pos) {
-                    let white = pos.side_to_move() == Color::White;
-                    let sample = Sample {
-                        position: pos,
-                        result: game.white_score,
-                        score: m.score.map(|s| if white { s } else { -s }),
-                    };
-                    let candidate = Candidate {
-                        game: index,
-                        variant: game.variant,
-                        sample,
-                    };
-                    // Reservoir sampling: every position seen so far is kept
-                    // with the same chance.
-                    if kept.len() < options.max_positions {
-                        kept.push(candidate);
-                    } else {
-                        let slot = rng.below(seen + 1);
-                        if let Some(place) = kept.get_mut(slot) {
-                            *place = candidate;
-                        }
-                    }
-                    seen += 1;
-                }
-                let bad = |message: String| move_error(&game.label, ply + 1, &m.uci, message);
-                let mv = pos.parse_uci(&m.uci).map_err(|e| bad(e.to_string()))?;
-                pos.play(mv).map_err(|e| bad(e.to_string()))?;
-            }
-        }
-        if kept.is_empty() {
-            return Err(TuneError::EmptyDataSet {
-                games: games.len(),
-                skip_plies: options.skip_plies,
-            });
-        }
-        let held: Vec<bool> = (0..games.len())
-            .map(|g| Rng(options.seed ^ (g as u64).wrapping_mul(0xA24B_AED4_963E_E407)).unit())
-            .map(|u| u < options.holdout)
-            .collect();
-        let mut train = Vec::new();
-        let mut holdout = Vec::new();
-        for c in kept {
-            let side = if held.get(c.game).copied().unwrap_or(false) {
-                &mut holdout
-            } else {
-                &mut train
-            };
-            push(side, c.variant, c.sample);
-        }
-        let data = DataSet {
-            train,
-            holdout,
-            games: games.len(),
-        };
-        let (n_train, n_held) = (data.train_len(), data.holdout_len());
-        if n_train == 0 || (options.holdout > 0.0 && n_held == 0) {
-            return Err(TuneError::Split {
-                holdout: options.holdout,
-                train: n_train,
-                held: n_held,
-            });
-        }
-        Ok(data)
-    }
-
-    /// Training positions.
-    pub fn train_len(&self) -> usize {
-        self.train.iter().map(|g| g.samples.len()).sum()
-    }
-
-    /// Held-out positions.
-    pub fn holdout_len(&self) -> usize {
-        self.holdout.iter().map(|g| g.samples.len()).sum()
-    }
-
-    /// Games the positions were drawn from.
-    pub fn games(&self) -> usize {
-        self.games
-    }
-
-    /// The variants present, in first-seen order.
-    pub fn variants(&self) -> Vec<&'static Variant> {
-        let mut out: Vec<&'static Variant> = Vec::new();
-        for g in self.train.iter().chain(&self.holdout) {
-            if !out.contains(&g.variant) {
-                out.push(g.variant);
-            }
-        }
-        out
-    }
-}
-
-/// The evaluator of `variant` from `cache`, made on first use.
-fn cached<'a>(
-    cache: &'a mut Vec<(&'static Variant, Evaluator)>,
-    variant: &'static Variant,
-    params: &Params,
-) -> &'a Evaluator {
-    let at = match cache.iter().position(|(v, _)| *v == variant) {
-        Some(at) => at,
-        None => {
-            cache.push((variant, Evaluator::new(variant, params)));
-            cache.len() - 1
-        }
-    };
-    &cache[at].1
-}
-
-fn push(groups: &mut Vec<Group>, variant: &'static Variant, sample: Sample) {
-    match groups.iter_mut().find(|g| g.variant == variant) {
-        Some(g) => g.samples.push(sample),
-        None => groups.push(Group {
-            variant,
-            samples: vec![sample],
-        }),
-    }
-}
-
 /// `σ(K·x/400)` with `σ(y) = 1/(1 + 10^−y)`: the expected score of a side
 /// `x` centipawns ahead.
 pub fn expected_score(k: f64, centipawns: f64) -> f64 {
@@ -553,7 +264,7 @@ pub fn select(
     selection: &Selection,
     variants: &[&'static Variant],
 ) -> Result<Vec<&'static ParamSpec>, TuneError> {
-    let relevant = |name: &str| variants.iter().any(|&v| affects(name, v));
+    let relevant = |spec: &ParamSpec| variants.iter().any(|&v| spec.evaluates(v));
     let shown = || {
         variants
             .iter()
@@ -567,7 +278,7 @@ pub fn select(
             .map(|name| {
                 let spec = crate::params::spec(name)
                     .ok_or_else(|| TuneError::UnknownParameter(name.clone()))?;
-                if relevant(name) {
+                if relevant(spec) {
                     Ok(spec)
                 } else {
                     Err(TuneError::NotEvaluation {
@@ -585,7 +296,7 @@ pub fn select(
             let mut specs: Vec<&'static ParamSpec> = Vec::new();
             for &variant in variants {
                 for s in crate::params::specs_for(variant) {
-                    if s.name.starts_with(prefix) && relevant(s.name) && !specs.contains(&s) {
+                    if s.name.starts_with(prefix) && relevant(s) && !specs.contains(&s) {
                         specs.push(s);
                     }
                 }
@@ -633,7 +344,7 @@ impl Objective {
             .iter()
             .map(|g| {
                 changed
-                    .is_none_or(|s| affects(s.name, g.variant))
+                    .is_none_or(|s| s.evaluates(g.variant))
                     .then(|| Evaluator::new(g.variant, params))
             })
             .collect();
