@@ -10,7 +10,7 @@ pub mod v1 {
 }
 
 /// The protocol version this build speaks; sent in every request header.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 pub mod codec;
 pub mod convert;

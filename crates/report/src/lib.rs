@@ -189,7 +189,10 @@ pub fn run(config: &ReportConfig) -> Result<Report, ReportError> {
         sections.push(match run.kind {
             RunKind::Match | RunKind::Sprt => Section::Match(match_report::report(run, out)?),
             RunKind::PieceValue => Section::PieceValue(piece_value::report(run, out)?),
-            RunKind::FirstMove => Section::FirstMove(first_move::report(run, out)?),
+            // A datagen campaign is self-play too: White's score per start.
+            RunKind::FirstMove | RunKind::Datagen => {
+                Section::FirstMove(first_move::report(run, out)?)
+            }
             RunKind::Spsa => {
                 let trajectory = trajectories
                     .iter()

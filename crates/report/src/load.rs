@@ -3,6 +3,7 @@
 //! `spsa.parquet` trajectory.
 
 use crate::error::ReportError;
+use ajaxlab_store::positions::is_positions_file;
 use ajaxlab_store::{
     GameRecord, KindMetadata, RunKind, SPSA_FILE, SprtMetadata, StoreError, read_games,
 };
@@ -80,7 +81,8 @@ pub(crate) fn load(dir: &Path, out: &Path) -> Result<RunDir, ReportError> {
     Ok(RunDir { runs, spsa })
 }
 
-/// Collects `*.parquet` paths below `dir` in sorted order.
+/// Collects `*.parquet` paths below `dir` in sorted order (training positions,
+/// `positions-*.parquet`, are no games and are left out).
 fn walk(
     dir: &Path,
     skip: &[PathBuf],
@@ -103,7 +105,7 @@ fn walk(
             if !skip.iter().any(|s| same_place(&path, s)) {
                 walk(&path, skip, games, spsa)?;
             }
-        } else if path.extension().is_some_and(|e| e == "parquet") {
+        } else if path.extension().is_some_and(|e| e == "parquet") && !is_positions_file(&path) {
             if path.file_name().is_some_and(|n| n == SPSA_FILE) {
                 spsa.push(path);
             } else {

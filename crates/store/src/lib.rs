@@ -28,6 +28,7 @@ pub mod games;
 pub mod ids;
 pub mod lock;
 pub mod metadata;
+pub mod positions;
 pub mod record;
 pub mod spsa;
 #[cfg(feature = "state")]

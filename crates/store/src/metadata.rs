@@ -59,16 +59,19 @@ pub enum RunKind {
     PieceValue,
     /// Self-play from many starts: White's advantage per start.
     FirstMove,
+    /// Self-play whose positions are kept as training data, one row each.
+    Datagen,
 }
 
 impl RunKind {
     /// Every kind.
-    pub const ALL: [RunKind; 5] = [
+    pub const ALL: [RunKind; 6] = [
         RunKind::Match,
         RunKind::Sprt,
         RunKind::Spsa,
         RunKind::PieceValue,
         RunKind::FirstMove,
+        RunKind::Datagen,
     ];
 
     /// The name stored in files and sent on the wire.
@@ -80,6 +83,7 @@ impl RunKind {
             RunKind::Spsa => "spsa",
             RunKind::PieceValue => "piece-value",
             RunKind::FirstMove => "first-move",
+            RunKind::Datagen => "datagen",
         }
     }
 }
@@ -92,7 +96,7 @@ impl fmt::Display for RunKind {
 
 /// Text that names no [`RunKind`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not one of match, sprt, spsa, piece-value, first-move")]
+#[error("'{0}' is not one of match, sprt, spsa, piece-value, first-move, datagen")]
 pub struct UnknownRunKind(pub String);
 
 impl FromStr for RunKind {
@@ -226,6 +230,8 @@ pub enum KindMetadata {
     PieceValue(PartMetadata),
     /// A first-move survey.
     FirstMove,
+    /// Self-play for training positions.
+    Datagen,
 }
 
 impl KindMetadata {
@@ -238,6 +244,7 @@ impl KindMetadata {
             KindMetadata::Spsa => RunKind::Spsa,
             KindMetadata::PieceValue(_) => RunKind::PieceValue,
             KindMetadata::FirstMove => RunKind::FirstMove,
+            KindMetadata::Datagen => RunKind::Datagen,
         }
     }
 }
@@ -317,7 +324,10 @@ impl FileMetadata {
                     }
                     put(CALIBRATION_KEY, part.calibration.to_string());
                 }
-                KindMetadata::Match | KindMetadata::Spsa | KindMetadata::FirstMove => {}
+                KindMetadata::Match
+                | KindMetadata::Spsa
+                | KindMetadata::FirstMove
+                | KindMetadata::Datagen => {}
             }
         }
         if let Some(campaign) = &self.campaign {
@@ -410,6 +420,7 @@ fn kind_metadata(text: &str, m: &BTreeMap<&str, &str>) -> Result<KindMetadata, M
         RunKind::Match => KindMetadata::Match,
         RunKind::Spsa => KindMetadata::Spsa,
         RunKind::FirstMove => KindMetadata::FirstMove,
+        RunKind::Datagen => KindMetadata::Datagen,
         RunKind::Sprt => KindMetadata::Sprt(sprt_metadata(m.get(SPRT_KEY).copied())?),
         RunKind::PieceValue => KindMetadata::PieceValue(PartMetadata {
             name: m.get(PART_KEY).map(|s| (*s).to_owned()),

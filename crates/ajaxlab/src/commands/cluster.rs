@@ -333,7 +333,7 @@ pub(crate) fn worker(args: &WorkerArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Games at once when not told: one per core.
-fn all_cores() -> usize {
+pub(super) fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
 }
 
@@ -465,7 +465,8 @@ fn run_campaign(
     // them.
     let config = ajaxlab_report::ReportConfig::new(summary.dir.clone());
     let report = ajaxlab_report::run(&config);
-    for c in summary.campaigns.iter().map(|c| &c.view) {
+    for played in &summary.campaigns {
+        let c = &played.view;
         outln!(
             "campaign {} ({}): {} ({} of {} pairs)",
             c.id,
@@ -479,6 +480,14 @@ fn run_campaign(
             c.pentanomial.0.map(|n| n.to_string()).join(" "),
             standing(c)
         )?;
+        if c.kind == ajaxlab_store::RunKind::Datagen {
+            let (files, rows) = ajaxlab_store::positions::summary(&played.games_dir)?;
+            outln!(
+                "  {rows} training positions in {} files {}/positions-*.parquet",
+                files.len(),
+                played.games_dir.display()
+            )?;
+        }
     }
     outln!(
         "games and state in {} ({:.1} s this run)\n",

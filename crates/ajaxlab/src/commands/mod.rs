@@ -5,6 +5,7 @@ mod bench;
 mod book;
 mod check;
 mod cluster;
+mod datagen;
 mod fen;
 mod loadgen;
 mod match_cmd;
@@ -41,6 +42,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play a match between two players and store every game as Parquet.
     Match(match_cmd::MatchArgs),
+    /// Training positions from self-play, one Parquet row each.
+    Datagen(datagen::DatagenArgs),
     /// Generate an opening book of balanced positions.
     Book(book::BookArgs),
     /// Campaigns: run one on this machine, or control a coordinator's.
@@ -102,6 +105,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Token(args) => cluster::token(&args),
         Command::Loadgen(args) => loadgen::loadgen(&args),
         Command::Match(args) => match_cmd::run(args),
+        Command::Datagen(args) => datagen::run(args),
         Command::Book(args) => book::run(&args),
         Command::Params(args) => params::run(&args),
         Command::Tune(args) => tune::run(&args),

@@ -12,6 +12,7 @@
 //! | `spsa` | one | `[spsa]` with `[[spsa.params]]`, `params_text` or `params_file`; `template` for a UCI engine's file | tunes the builtin engine's parameters or a UCI engine's spin options or file: `θ+` against `θ−` per unit |
 //! | `piece-value` | one | `[piece_value]` pawn and `[[piece_value.imbalances]]` | one part per imbalance plus the pawn-odds part |
 //! | `first-move` | one | — | self-play: White's score per start |
+//! | `datagen` | one | `[datagen]` min_ply, quiet | self-play whose positions are kept as training data, one Parquet row each |
 
 use crate::campaign::inputs::Inputs;
 use crate::campaign::spsa_list::param_list;
@@ -22,6 +23,7 @@ use ajaxlab_arena::limits::check;
 use ajaxlab_arena::{ConfigError, MatchConfig, MatchFile, Overrides};
 use ajaxlab_stats::{InvalidSprtConfig, SprtConfig, SprtViolation, SpsaConfig, UnknownEloModel};
 use ajaxlab_store::metadata::UnknownRunKind;
+use ajaxlab_store::positions::PositionFilter;
 use ajaxlab_store::{FileMetadata, KindMetadata, PartMetadata, RunKind, SprtDesign, SprtMetadata};
 use serde::Deserialize;
 use std::ops::RangeInclusive;
@@ -69,6 +71,24 @@ struct ImbalanceTable {
     second: Vec<String>,
 }
 
+/// The `[datagen]` table: which positions of the games become rows.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DatagenTable {
+    #[serde(default = "default_min_ply")]
+    min_ply: u32,
+    #[serde(default = "default_quiet")]
+    quiet: bool,
+}
+
+fn default_min_ply() -> u32 {
+    PositionFilter::default().min_ply
+}
+
+fn default_quiet() -> bool {
+    PositionFilter::default().quiet
+}
+
 /// `campaign.priority`: a campaign's share of the workers, relative to the
 /// others'.
 pub const PRIORITY: RangeInclusive<u32> = 1..=1_000;
@@ -100,6 +120,9 @@ pub enum CampaignKind {
     },
     /// Self-play survey of start positions.
     FirstMove,
+    /// Self-play whose positions `filter` keeps are written as training
+    /// data beside each unit's games.
+    Datagen(PositionFilter),
 }
 
 impl CampaignKind {
@@ -111,6 +134,7 @@ impl CampaignKind {
             CampaignKind::Spsa { .. } => RunKind::Spsa,
             CampaignKind::PieceValue { .. } => RunKind::PieceValue,
             CampaignKind::FirstMove => RunKind::FirstMove,
+            CampaignKind::Datagen(_) => RunKind::Datagen,
         }
     }
 }
@@ -162,6 +186,7 @@ impl CampaignSpec {
                 })
             }
             CampaignKind::FirstMove => KindMetadata::FirstMove,
+            CampaignKind::Datagen(_) => KindMetadata::Datagen,
         };
         FileMetadata {
             param_names: Vec::new(),
@@ -244,6 +269,7 @@ fn parse_table(
     let sprt: Option<SprtDesign> = take(&mut table, "sprt")?;
     let spsa: Option<SpsaTable> = take(&mut table, "spsa")?;
     let piece_value: Option<PieceValueTable> = take(&mut table, "piece_value")?;
+    let datagen: Option<DatagenTable> = take(&mut table, "datagen")?;
     // The [campaign] table's keys and the kind's tables, all named at once.
     let mut found = Gathered::default();
     let name = found
@@ -259,6 +285,7 @@ fn parse_table(
         (sprt.is_some(), "sprt", RunKind::Sprt),
         (spsa.is_some(), "spsa", RunKind::Spsa),
         (piece_value.is_some(), "piece_value", RunKind::PieceValue),
+        (datagen.is_some(), "datagen", RunKind::Datagen),
     ] {
         if present && campaign.kind != wanted.as_str() {
             found.check::<()>(Err(err(
@@ -325,6 +352,14 @@ fn parse_table(
         RunKind::FirstMove => {
             let config = build(self_play(file, ["first", "second"])?, &campaign.name)?;
             Ok(vec![spec(name, CampaignKind::FirstMove, config)])
+        }
+        RunKind::Datagen => {
+            let config = build(self_play(file, ["first", "second"])?, &campaign.name)?;
+            let filter = datagen.map_or_else(PositionFilter::default, |t| PositionFilter {
+                min_ply: t.min_ply,
+                quiet: t.quiet,
+            });
+            Ok(vec![spec(name, CampaignKind::Datagen(filter), config)])
         }
         RunKind::PieceValue => {
             let table = piece_value.ok_or_else(|| {
@@ -447,6 +482,46 @@ mod tests {
 
     fn error(text: &str) -> ConfigError {
         parse_campaign(text).unwrap_err()
+    }
+
+    #[test]
+    fn a_datagen_campaign_plays_one_engine_against_itself_and_keeps_what_its_table_says() {
+        let default =
+            parse_campaign("variant = \"afc\"\n[campaign]\nname = \"d\"\nkind = \"datagen\"\n")
+                .unwrap();
+        assert_eq!(
+            default[0].kind,
+            CampaignKind::Datagen(PositionFilter::default())
+        );
+        assert_eq!(default[0].config.players[1].name, "second");
+        let all = parse_campaign(
+            "[campaign]\nname = \"d\"\nkind = \"datagen\"\n[datagen]\nmin_ply = 0\nquiet = false\n",
+        )
+        .unwrap();
+        assert_eq!(
+            all[0].kind,
+            CampaignKind::Datagen(PositionFilter {
+                min_ply: 0,
+                quiet: false
+            })
+        );
+        let shipped = parse_campaign(include_str!("../../../../configs/datagen-afc.toml")).unwrap();
+        assert_eq!(shipped[0].kind.run_kind(), RunKind::Datagen);
+        let e = error("[campaign]\nname = \"d\"\nkind = \"datagen\"\n[datagen]\nmin_plies = 3\n");
+        assert!(
+            e.to_string().contains("datagen") && e.to_string().contains("min_plies"),
+            "{e}"
+        );
+        let e = error("[campaign]\nname = \"d\"\n[datagen]\nmin_ply = 3\n");
+        assert!(
+            e.to_string()
+                .contains("[datagen] belongs to kind = \"datagen\""),
+            "{e}"
+        );
+        let e = error(
+            "[campaign]\nname = \"d\"\nkind = \"datagen\"\n[[players]]\nengine = \"builtin\"\n[[players]]\nengine = \"builtin\"\n",
+        );
+        assert!(e.to_string().contains("one engine against itself"), "{e}");
     }
 
     #[test]

@@ -459,6 +459,7 @@ impl Coordinator {
         games: &[GameRecord],
     ) -> Result<(), CoordinatorError> {
         let file = verify::digest(&self.unit_file(campaign, unit))?;
+        self.write_unit_positions(campaign, unit, games)?;
         let mut stats = LiveStats::default();
         for pair in games.chunks_exact(2) {
             stats.add_pair(&pair[0], &pair[1]);

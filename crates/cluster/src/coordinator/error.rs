@@ -163,6 +163,14 @@ pub enum StorageError {
     /// A games file.
     #[error(transparent)]
     Games(#[from] StoreError),
+    /// A datagen unit's games that do not replay into training positions.
+    #[error("{}: training positions: {source}", path.display())]
+    Positions {
+        /// The positions file.
+        path: PathBuf,
+        /// The game and move that do not replay.
+        source: ajaxlab_store::positions::ReplayError,
+    },
     /// The store of engine artifacts.
     #[error(transparent)]
     Artifacts(#[from] crate::artifacts::ArtifactError),

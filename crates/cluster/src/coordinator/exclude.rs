@@ -102,6 +102,7 @@ impl Coordinator {
         for unit in units {
             results::delete(&tx, unit)?;
             units::recycle(&tx, unit)?;
+            self.remove_unit_positions(campaign, unit)?;
         }
         let text = campaigns::config_toml(&tx, campaign)?
             .ok_or_else(|| CampaignError::Unknown(campaign.clone()))?;

@@ -32,6 +32,7 @@ pub mod operate;
 pub mod outliers;
 mod pgn;
 mod play_totals;
+mod positions;
 pub mod serve;
 mod shipping;
 pub mod sprt_text;
@@ -87,6 +88,8 @@ pub struct Counters {
     pub leased: std::sync::atomic::AtomicU64,
     /// Games stored.
     pub games: std::sync::atomic::AtomicU64,
+    /// Training positions written (datagen campaigns).
+    pub positions: std::sync::atomic::AtomicU64,
 }
 
 /// The coordinator.

@@ -10,6 +10,7 @@ use ajaxlab_arena::config::{MatchFile, PlayerConfig, PlayerFile};
 use ajaxlab_arena::live::LiveStats;
 use ajaxlab_arena::tournament::TournamentKind;
 use ajaxlab_stats::SprtConfig;
+use ajaxlab_store::positions::PositionFilter;
 use ajaxlab_store::{GameRecord, RunKind, SprtDesign, SprtMetadata, find, read_games};
 use std::path::PathBuf;
 
@@ -28,7 +29,47 @@ pub fn match_campaign(
     sprt: Option<&SprtConfig>,
 ) -> Result<CampaignText, LocalError> {
     let bad = |e: &dyn std::fmt::Display| LocalError::Config(format!("the match's campaign: {e}"));
-    CampaignId::new(name).map_err(|e| bad(&format!("run_id: {e}")))?;
+    let kind = match sprt {
+        Some(config) => {
+            let design = SprtDesign::from(&SprtMetadata::from(config));
+            let design = toml::Table::try_from(&design).map_err(|e| bad(&e))?;
+            KindTable::Sprt(design)
+        }
+        None => KindTable::Match,
+    };
+    campaign_of(file, name, kind).map_err(|e| bad(&e))
+}
+
+/// The campaign file of a datagen run: `file`'s one player against itself,
+/// its positions kept as `filter` says, named `name`.
+///
+/// # Errors
+/// [`LocalError::Config`] for a name no campaign may have, or a file that
+/// cannot be written as TOML.
+pub fn datagen_campaign(
+    file: &MatchFile,
+    name: &str,
+    filter: PositionFilter,
+) -> Result<CampaignText, LocalError> {
+    let mut table = toml::Table::new();
+    table.insert("min_ply".into(), i64::from(filter.min_ply).into());
+    table.insert("quiet".into(), filter.quiet.into());
+    campaign_of(file, name, KindTable::Datagen(table))
+        .map_err(|e| LocalError::Config(format!("the datagen campaign: {e}")))
+}
+
+/// A campaign's kind with its own table, for [`campaign_of`].
+enum KindTable {
+    Match,
+    Sprt(toml::Table),
+    Datagen(toml::Table),
+}
+
+/// `file` as a campaign named `name` of `kind`. Where and how fast it
+/// plays (`out`, `concurrency`) are left out, so that a resumed run may
+/// change them, and a UCI engine runs where it is (`worker_path`).
+fn campaign_of(file: &MatchFile, name: &str, kind: KindTable) -> Result<CampaignText, String> {
+    CampaignId::new(name).map_err(|e| format!("run_id: {e}"))?;
     let mut file = file.clone();
     file.out = None;
     file.concurrency = None;
@@ -40,24 +81,22 @@ pub fn match_campaign(
             uci.worker_path = uci.path.take();
         }
     }
-    let mut table = toml::Table::try_from(&file).map_err(|e| bad(&e))?;
-    let kind = if sprt.is_some() {
-        RunKind::Sprt
-    } else {
-        RunKind::Match
+    let mut table = toml::Table::try_from(&file).map_err(|e| e.to_string())?;
+    let (run_kind, own) = match kind {
+        KindTable::Match => (RunKind::Match, None),
+        KindTable::Sprt(t) => (RunKind::Sprt, Some(("sprt", t))),
+        KindTable::Datagen(t) => (RunKind::Datagen, Some(("datagen", t))),
     };
     let mut campaign = toml::Table::new();
     campaign.insert("name".into(), name.into());
-    campaign.insert("kind".into(), kind.as_str().into());
+    campaign.insert("kind".into(), run_kind.as_str().into());
     table.insert("campaign".into(), campaign.into());
-    if let Some(config) = sprt {
-        let design = SprtDesign::from(&SprtMetadata::from(config));
-        let design = toml::Table::try_from(&design).map_err(|e| bad(&e))?;
-        table.insert("sprt".into(), design.into());
+    if let Some((key, own)) = own {
+        table.insert(key.into(), own.into());
     }
     Ok(CampaignText {
-        text: toml::to_string(&table).map_err(|e| bad(&e))?,
-        origin: format!("the match's campaign ({name})"),
+        text: toml::to_string(&table).map_err(|e| e.to_string())?,
+        origin: format!("the {run_kind} campaign ({name})"),
     })
 }
 

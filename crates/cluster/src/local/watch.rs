@@ -36,7 +36,7 @@ pub fn standing(view: &CampaignView) -> String {
             sprt_state(standing)
         ));
     }
-    if view.kind == RunKind::FirstMove
+    if matches!(view.kind, RunKind::FirstMove | RunKind::Datagen)
         && let Some(score) = view.white_score()
     {
         out.push_str(&format!("  White {:.1}%", score * 100.0));
@@ -45,6 +45,23 @@ pub fn standing(view: &CampaignView) -> String {
         out.push_str(&format!("  {} {:.1}", p.name, p.value));
     }
     out
+}
+
+/// The training positions written in this run and their pace, while a
+/// datagen campaign plays: `None` otherwise.
+fn positions_rate(
+    coordinator: &Coordinator,
+    views: &[CampaignView],
+    started: Instant,
+) -> Option<String> {
+    views.iter().any(|v| v.kind == RunKind::Datagen).then(|| {
+        let written = coordinator.counters.positions.load(Ordering::Relaxed);
+        let seconds = started.elapsed().as_secs_f64().max(1e-3);
+        format!(
+            "{written} positions ({:.0} positions/s)",
+            written as f64 / seconds
+        )
+    })
 }
 
 /// Shows the campaigns' progress until all are over: the games counted
@@ -80,6 +97,7 @@ pub(super) async fn watch(
     let mut last_log = Instant::now();
     let mut eta = Eta::default();
     let mut done = 0;
+    let started = Instant::now();
     loop {
         let now = views(coordinator)?;
         let counted: u64 = now.iter().map(|v| v.pairs_done * 2).sum();
@@ -96,6 +114,10 @@ pub(super) async fn watch(
             .or(now.last())
             .map(|v| format!("{}: {}", v.id, standing(v)))
             .unwrap_or_default();
+        let shown = match positions_rate(coordinator, &now, started) {
+            Some(rate) => format!("{shown}  {rate}"),
+            None => shown,
+        };
         bar.set_message(shown.clone());
         let over = now.iter().all(|v| v.state.is_over());
         // Every 10 s, and the last line when all are over.

@@ -92,6 +92,7 @@ wire_enum!(RunKind, v1::CampaignKind {
     Spsa <=> Spsa,
     PieceValue <=> PieceValue,
     FirstMove <=> FirstMove,
+    Datagen <=> Datagen,
 });
 
 wire_enum!(CampaignState, v1::CampaignState {

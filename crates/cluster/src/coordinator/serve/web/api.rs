@@ -103,6 +103,11 @@ pub(super) async fn metrics(State(web): State<Web>) -> Response {
             "Games stored.",
             &counters.games,
         ),
+        (
+            "ajaxlab_positions_written_total",
+            "Training positions written by datagen campaigns.",
+            &counters.positions,
+        ),
     ] {
         let _ = writeln!(
             out,

@@ -16,16 +16,18 @@ pub(super) enum FormKind {
     Spsa,
     PieceValue,
     FirstMove,
+    Datagen,
     File,
 }
 
 impl FormKind {
-    const ALL: [FormKind; 6] = [
+    const ALL: [FormKind; 7] = [
         FormKind::Sprt,
         FormKind::Match,
         FormKind::Spsa,
         FormKind::PieceValue,
         FormKind::FirstMove,
+        FormKind::Datagen,
         FormKind::File,
     ];
 
@@ -44,6 +46,7 @@ impl FormKind {
             FormKind::Spsa => "spsa",
             FormKind::PieceValue => "piece-value",
             FormKind::FirstMove => "first-move",
+            FormKind::Datagen => "datagen",
             FormKind::File => "file",
         }
     }
@@ -55,6 +58,7 @@ impl FormKind {
             FormKind::Spsa => "SPSA tune",
             FormKind::PieceValue => "Piece values",
             FormKind::FirstMove => "First move",
+            FormKind::Datagen => "Training data",
             FormKind::File => "Campaign file",
         }
     }
@@ -75,10 +79,14 @@ impl FormKind {
             FormKind::Spsa => SPSA_EXAMPLE,
             FormKind::PieceValue => PIECE_VALUE_EXAMPLE,
             FormKind::FirstMove => FIRST_MOVE_EXAMPLE,
+            FormKind::Datagen => DATAGEN_EXAMPLE,
             _ => "",
         }
     }
 }
+
+/// Self-play whose positions are kept as training data.
+const DATAGEN_EXAMPLE: &str = include_str!("../../../../../../configs/datagen-afc.toml");
 
 const SPSA_EXAMPLE: &str = r#"# Tune the Falcon's middlegame value in Ajax Falcon Chess.
 variant = "ajax-falcon"

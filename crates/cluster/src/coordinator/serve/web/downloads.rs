@@ -36,22 +36,45 @@ pub(super) fn listing(c: &Coordinator, id: &CampaignId) -> Vec<String> {
 }
 
 /// The download links: the campaign file and results first, then the
-/// directory's files (units' Parquet files folded under one line).
+/// directory's files (units' games files, and a datagen campaign's
+/// positions files, each folded under one line).
 pub(super) fn links(id: &CampaignId, files: &[String]) -> Markup {
     let href = |f: &str| format!("/campaigns/{}/files/{f}", id.as_str());
-    let (units, others): (Vec<&String>, Vec<&String>) = files
+    let per_unit = |prefix: &str| {
+        files
+            .iter()
+            .filter(|f| f.starts_with(prefix) && f.ends_with(".parquet"))
+            .collect::<Vec<_>>()
+    };
+    let (units, positions) = (
+        per_unit("unit-"),
+        per_unit(ajaxlab_store::positions::PREFIX),
+    );
+    let folded = [
+        (
+            units.as_slice(),
+            "games files (Parquet, one per counted unit)",
+        ),
+        (
+            positions.as_slice(),
+            "training positions files (Parquet, one row per position, one file per counted unit)",
+        ),
+    ];
+    let others = files
         .iter()
-        .partition(|f| f.starts_with("unit-") && f.ends_with(".parquet"));
+        .filter(|f| !units.contains(f) && !positions.contains(f));
     html! {
         ul.downloads {
             li { a href=(href(CAMPAIGN_FILE)) download { (CAMPAIGN_FILE) } " — the campaign file as given" }
             li { a href=(href(RESULTS_FILE)) download { (RESULTS_FILE) } " — the results" }
             @for f in others { li { a href=(href(f)) download { (f) } } }
-            @if !units.is_empty() {
-                li {
-                    details {
-                        summary { (units.len()) " games files (Parquet, one per counted unit)" }
-                        ul { @for f in units { li { a href=(href(f)) download { (f) } } } }
+            @for (list, what) in folded {
+                @if !list.is_empty() {
+                    li {
+                        details {
+                            summary { (list.len()) " " (what) }
+                            ul { @for f in list { li { a href=(href(f)) download { (f) } } } }
+                        }
                     }
                 }
             }
