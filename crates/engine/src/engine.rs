@@ -2,13 +2,17 @@
 //! a listener receives progress, stop from another thread.
 
 use crate::eval::Evaluator;
+use crate::evaluation::Evaluation;
 use crate::features::Features;
 use crate::history::Heuristics;
 use crate::limits::Limits;
+use crate::nnue::NetEval;
+use crate::nnue::net::{NetProblem, Network};
 use crate::params::Params;
 use crate::search::{MAX_PLY, SearchInfo, SearchResult, Searcher};
 use crate::tt::Table;
 use ajaxlab_rules::{Game, IllegalMove, Move, Position, Variant};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// Default transposition table size.
@@ -25,6 +29,8 @@ pub struct Engine {
     hash_mb: usize,
     heuristics: Heuristics,
     features: Features,
+    /// The network that evaluates, `None` for the classical evaluation.
+    network: Option<Arc<Network>>,
     game: Option<Game>,
 }
 
@@ -38,6 +44,7 @@ impl Engine {
             hash_mb,
             heuristics: Heuristics::new(MAX_PLY),
             features: Features::default(),
+            network: None,
             game: None,
         }
     }
@@ -56,6 +63,30 @@ impl Engine {
     /// Switches search features on or off (for ablation matches).
     pub fn set_features(&mut self, features: Features) {
         self.features = features;
+    }
+
+    /// Evaluates with `network` (`None`: the classical evaluation). The
+    /// table is cleared: the evaluations it keeps are the other's.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network;
+        self.tt.clear();
+    }
+
+    /// The network that evaluates, if one does.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
+    /// Whether the network set (if any) is one for the current position's
+    /// variant: a search of another variant would not run.
+    ///
+    /// # Errors
+    /// [`NetProblem`] saying how it does not fit.
+    pub fn check_network(&self) -> Result<(), NetProblem> {
+        match (&self.network, self.position()) {
+            (Some(net), Some(pos)) => net.fits(pos.variant()),
+            _ => Ok(()),
+        }
     }
 
     /// Resizes (and clears) the transposition table.
@@ -100,7 +131,8 @@ impl Engine {
 
     /// Searches the current position within `limits`, reporting each completed
     /// iteration to `listener`, until a limit is reached or `stop` is set.
-    /// Returns `None` if no position is set.
+    /// Returns `None` if no position is set, or if the network set is not
+    /// one for its variant ([`Engine::check_network`] says why).
     pub fn go(
         &mut self,
         limits: &Limits,
@@ -118,6 +150,12 @@ impl Engine {
             self.evaluator = Some((variant, Evaluator::new(variant, &self.params)));
         }
         let (_, evaluator) = self.evaluator.as_ref()?;
+        let evaluation = match &self.network {
+            Some(net) => {
+                Evaluation::Network(Box::new(NetEval::new(Arc::clone(net), variant).ok()?))
+            }
+            None => Evaluation::Classical(evaluator),
+        };
         let mut history: Vec<u64> = Vec::with_capacity(game.moves().len() + 1);
         let mut pos = *game.start();
         for &m in game.moves() {
@@ -126,7 +164,7 @@ impl Engine {
         }
         let mut searcher = Searcher::new(
             &self.params,
-            evaluator,
+            (evaluator, evaluation),
             &mut self.tt,
             &mut self.heuristics,
             stop,

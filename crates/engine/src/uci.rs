@@ -12,6 +12,7 @@
 
 use crate::engine::{DEFAULT_HASH_MB, Engine};
 use crate::limits::{Clock, Limits};
+use crate::nnue::net::Network;
 use crate::params::{ParamSpec, Params, SPECS, file_piece_specs};
 use crate::search::{Score, SearchInfo};
 use ajaxlab_rules::{
@@ -224,6 +225,9 @@ fn say(out: &Output, line: &str) {
     }
 }
 
+/// The `EvalFile` value that selects the classical evaluation.
+const CLASSICAL: &str = "classical";
+
 /// The UCI session state around one engine.
 struct Session {
     engine: Arc<Mutex<Engine>>,
@@ -237,6 +241,9 @@ struct Session {
     start_position: u32,
     /// The position set by the last valid `position` command.
     position: Option<(Position, Vec<Move>)>,
+    /// The `EvalFile` option: a network file, `None` for the classical
+    /// evaluation. It is read for the variant of the game at `go`.
+    eval_file: Option<std::path::PathBuf>,
 }
 
 impl Session {
@@ -358,6 +365,7 @@ impl Session {
             ),
             "option name Clear Hash type button".to_owned(),
             "option name ParamsFile type string default <empty>".to_owned(),
+            format!("option name EvalFile type string default {CLASSICAL}"),
         ];
         lines.extend(self.param_specs().into_iter().map(spin_option));
         lines.push("uciok".to_owned());
@@ -449,6 +457,14 @@ impl Session {
                 self.start_position = n;
             }
             "clear hash" => self.engine().new_game(),
+            "evalfile" => {
+                let value = need()?;
+                self.eval_file = match value {
+                    "" | "<empty>" | CLASSICAL => None,
+                    path => Some(path.into()),
+                };
+                self.engine().set_network(None);
+            }
             "paramsfile" => {
                 let path = need()?;
                 if path.is_empty() || path == "<empty>" {
@@ -513,12 +529,35 @@ impl Session {
         Ok((root, parsed))
     }
 
+    /// Loads the `EvalFile` network for `variant`, unless the engine has
+    /// it already.
+    fn load_network(&self, variant: &Variant) -> Result<(), String> {
+        let Some(path) = &self.eval_file else {
+            return Ok(());
+        };
+        let mut engine = self.engine();
+        if engine
+            .network()
+            .is_some_and(|net| net.fits(variant).is_ok())
+        {
+            return Ok(());
+        }
+        let net = Network::read(path, variant).map_err(|e| format!("EvalFile {e}"))?;
+        engine.set_network(Some(Arc::new(net)));
+        Ok(())
+    }
+
     fn go(&mut self, go: GoCommand) {
         let Some((root, moves)) = self.position.clone() else {
             self.error("go: no valid position set (send 'position' first)");
             say(&self.out, "bestmove 0000");
             return;
         };
+        if let Err(e) = self.load_network(root.variant()) {
+            self.error(&e);
+            say(&self.out, "bestmove 0000");
+            return;
+        }
         self.stop.store(false, Ordering::Relaxed);
         let engine = Arc::clone(&self.engine);
         let out = Arc::clone(&self.out);
@@ -587,6 +626,7 @@ pub fn run(variants: VariantSet, input: impl BufRead, output: impl Write + Send 
         chess960: false,
         start_position: AMRC_DEFAULT,
         position: None,
+        eval_file: None,
     };
     for line in input.lines() {
         let Ok(line) = line else { break };

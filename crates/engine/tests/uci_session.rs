@@ -388,3 +388,67 @@ fn a_node_is_counted_per_move_made() {
         .unwrap_or_default();
     assert!(info.contains(" nodes 3 "), "{lines:?}");
 }
+
+#[test]
+fn eval_file_selects_a_network_for_the_game_s_variant_and_refuses_one_that_is_not() {
+    use ajaxlab_engine::nnue::net::{Activation, Network};
+    use ajaxlab_rules::VariantKind;
+    let dir = std::env::temp_dir().join(format!("ajaxlab-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let afc = dir.join("afc.nnue");
+    Network::random(VariantKind::AjaxFalcon.variant(), 32, Activation::SCReLU, 9)
+        .write(&afc)
+        .unwrap();
+    let garbage = dir.join("garbage.nnue");
+    std::fs::write(&garbage, "not a network").unwrap();
+    let go = |eval_file: &str, variant: &str| {
+        session(&format!(
+            "setoption name UCI_Variant value {variant}\nsetoption name EvalFile value {eval_file}\nposition startpos\ngo nodes 2000\n"
+        ))
+    };
+    let with_net = go(&afc.display().to_string(), "ajax-falcon");
+    assert!(
+        with_net.last().unwrap().starts_with("bestmove "),
+        "{with_net:?}"
+    );
+    assert!(
+        !with_net.iter().any(|l| l.contains("error")),
+        "{with_net:?}"
+    );
+    assert_eq!(
+        timeless(&with_net),
+        timeless(&go(&afc.display().to_string(), "ajax-falcon"))
+    );
+    assert_ne!(
+        timeless(&with_net),
+        timeless(&go("classical", "ajax-falcon"))
+    );
+    let refused = |lines: Vec<String>, why: &str| {
+        assert_eq!(lines.last().unwrap(), "bestmove 0000", "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: EvalFile") && l.contains(why)),
+            "{why}: {lines:?}"
+        );
+    };
+    refused(go(&afc.display().to_string(), "chess"), "not for chess");
+    refused(
+        go(&garbage.display().to_string(), "ajax-falcon"),
+        "not an ajaxlab network file",
+    );
+    refused(
+        go(
+            &dir.join("missing.nnue").display().to_string(),
+            "ajax-falcon",
+        ),
+        "missing.nnue",
+    );
+    let options = session("uci\n");
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name EvalFile type string default classical")
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -35,6 +35,7 @@ mod quiescence;
 mod score;
 
 use crate::eval::Evaluator;
+use crate::evaluation::Evaluation;
 use crate::features::Features;
 use crate::history::{CONTINUATION_PLIES, Heuristics, Played, Previous};
 use crate::limits::{Deadline, Limits};
@@ -135,7 +136,10 @@ const NO_EVAL: i32 = i16::MIN as i32;
 /// One search.
 pub(crate) struct Searcher<'a> {
     pub(crate) params: &'a Params,
+    /// Piece values, for exchanges, ordering and pruning.
     pub(crate) eval: &'a Evaluator,
+    /// What scores a position: the classical evaluation or a network.
+    evaluation: Evaluation<'a>,
     pub(crate) tt: &'a mut Table,
     pub(crate) heuristics: &'a mut Heuristics,
     pub(crate) stop: &'a AtomicBool,
@@ -172,7 +176,7 @@ impl<'a> Searcher<'a> {
     )]
     pub(crate) fn new(
         params: &'a Params,
-        eval: &'a Evaluator,
+        (eval, evaluation): (&'a Evaluator, Evaluation<'a>),
         tt: &'a mut Table,
         heuristics: &'a mut Heuristics,
         stop: &'a AtomicBool,
@@ -185,6 +189,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             params,
             eval,
+            evaluation,
             tt,
             heuristics,
             stop,
@@ -213,6 +218,7 @@ impl<'a> Searcher<'a> {
         listener: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.tt.new_search();
+        self.evaluation.start(root);
         let legal = root.legal_moves();
         let mut result = SearchResult {
             best: legal.first().copied(),
@@ -378,13 +384,13 @@ impl<'a> Searcher<'a> {
             .any(|&h| h == hash)
     }
 
-    /// The static evaluation, from the table when it has one: the raw
+    /// The static evaluation of `pos` at `ply`, from the table when it has one: the raw
     /// evaluation (what the table keeps) and the one the search uses, with
     /// the correction history's correction added.
-    fn static_eval(&self, pos: &Position, entry: Option<&Entry>) -> StaticEval {
+    fn static_eval(&self, pos: &Position, ply: usize, entry: Option<&Entry>) -> StaticEval {
         let raw = match entry.map(|e| i32::from(e.eval)) {
             Some(eval) if eval != NO_EVAL => eval,
-            _ => self.eval.evaluate(pos),
+            _ => self.evaluation.evaluate(ply, pos),
         };
         let correction = if self.features.correction {
             self.heuristics
@@ -502,7 +508,7 @@ mod tests {
         let limits = Limits::default();
         let mut searcher = Searcher::new(
             params,
-            &eval,
+            (&eval, Evaluation::Classical(&eval)),
             &mut tt,
             &mut heuristics,
             &stop,

@@ -66,8 +66,14 @@ impl Searcher<'_> {
                 continue;
             }
             let extension = self.extension::<NT>(pos, here, &candidate, beta)?;
-            let score =
-                self.search_move::<NT>(&child, here, &candidate, extension, (alpha, beta), &tried);
+            let score = self.search_move::<NT>(
+                (pos, &child),
+                here,
+                &candidate,
+                extension,
+                (alpha, beta),
+                &tried,
+            );
             if self.stopped {
                 return ControlFlow::Break(0);
             }
@@ -241,13 +247,13 @@ impl Searcher<'_> {
         s
     }
 
-    /// Searches the move `c`, leading to `child`, extended by `extension`
+    /// Searches the move `c`, leading from `pos` to `child`, extended by `extension`
     /// plies: the first move with the node's window; a later one with a
     /// zero window, reduced, re-searched unreduced when it beats alpha and
     /// with the full window when it lands inside it.
     fn search_move<NT: NodeType>(
         &mut self,
-        child: &Position,
+        (pos, child): (&Position, &Position),
         here: &Here,
         c: &Candidate,
         extension: i32,
@@ -259,6 +265,7 @@ impl Searcher<'_> {
         self.stack[ply].played = Some(c.played);
         self.stack[ply].quiet_move = c.quiet.then_some(c.m);
         self.stack[ply + 1].doubles = self.stack[ply].doubles + u8::from(extension == 2);
+        self.evaluation.descend(ply, pos, child);
         let nodes_before = self.nodes;
         self.nodes += 1;
         let score = if tried.searched == 0 {

@@ -194,7 +194,11 @@ impl Searcher<'_> {
             return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return Some(if in_check { 0 } else { self.eval.evaluate(pos) });
+            return Some(if in_check {
+                0
+            } else {
+                self.evaluation.evaluate(ply, pos)
+            });
         }
         *alpha = (*alpha).max(-MATE + ply as i32);
         *beta = (*beta).min(MATE - ply as i32 - 1);
@@ -240,7 +244,7 @@ impl Searcher<'_> {
     /// The static evaluation of the node (none in check), whether it is
     /// improving, and the evaluation pruning reads.
     fn evaluate_node(&mut self, pos: &Position, here: &mut Here) {
-        here.evals = (!here.in_check).then(|| self.static_eval(pos, here.entry.as_ref()));
+        here.evals = (!here.in_check).then(|| self.static_eval(pos, here.ply, here.entry.as_ref()));
         let static_eval = here.static_eval();
         self.stack[here.ply].static_eval = static_eval;
         here.improving = self.improving(here.ply, static_eval);
@@ -309,6 +313,7 @@ impl Searcher<'_> {
         self.stack[here.ply].played = None;
         self.stack[here.ply].quiet_move = None;
         self.history.push(here.hash);
+        self.evaluation.descend(here.ply, pos, &child);
         let after_null = Node {
             null_ok: false,
             cut: !here.node.cut,

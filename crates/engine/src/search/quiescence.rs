@@ -34,7 +34,11 @@ impl Searcher<'_> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.eval.evaluate(pos) };
+            return if in_check {
+                0
+            } else {
+                self.evaluation.evaluate(ply, pos)
+            };
         }
         let hash = pos.hash();
         let entry = self.tt.probe(hash);
@@ -46,7 +50,7 @@ impl Searcher<'_> {
                 return score;
             }
         }
-        let evals = (!in_check).then(|| self.static_eval(pos, entry.as_ref()));
+        let evals = (!in_check).then(|| self.static_eval(pos, ply, entry.as_ref()));
         let stand_pat = evals.map_or(-INFINITY, |e| e.corrected);
         if stand_pat >= beta {
             return stand_pat;
@@ -86,6 +90,7 @@ impl Searcher<'_> {
                 continue;
             }
             self.stack[ply].played = Some(Self::played(pos, m));
+            self.evaluation.descend(ply, pos, &child);
             self.nodes += 1;
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
