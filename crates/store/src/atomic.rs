@@ -37,9 +37,16 @@ pub fn write_batch(path: &Path, batch: &RecordBatch) -> Result<(), StoreError> {
 /// # Errors
 /// [`StoreError`] if writing fails; no partial file is left at `path`.
 pub fn write_text(path: &Path, text: &str) -> Result<(), StoreError> {
+    write_bytes(path, text.as_bytes())
+}
+
+/// Writes `bytes` to `path` atomically.
+///
+/// # Errors
+/// As [`write_text`].
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     replace(path, Access::Default, |mut file| {
-        file.write_all(text.as_bytes())
-            .map_err(|e| StoreError::io(path, e))
+        file.write_all(bytes).map_err(|e| StoreError::io(path, e))
     })
 }
 

@@ -16,6 +16,7 @@ mod position_args;
 mod report;
 mod sprt_args;
 mod stats;
+mod train;
 mod tune;
 mod uci;
 
@@ -66,6 +67,8 @@ enum Command {
     Params(params::ParamsArgs),
     /// Fit the evaluation's parameters to the results of stored games (Texel).
     Tune(tune::TuneArgs),
+    /// Train a network for a variant from the positions of `ajaxlab datagen`.
+    Train(train::TrainArgs),
 }
 
 impl Cli {
@@ -109,5 +112,6 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Book(args) => book::run(&args),
         Command::Params(args) => params::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Train(args) => train::run(&args),
     }
 }

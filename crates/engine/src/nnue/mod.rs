@@ -6,6 +6,7 @@
 
 pub mod inputs;
 pub mod net;
+pub mod train;
 
 use crate::search::MAX_PLY;
 use ajaxlab_rules::{Color, Position, Variant};
