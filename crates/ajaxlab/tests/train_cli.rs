@@ -132,7 +132,7 @@ fn bad_training_input_is_refused_naming_what_is_wrong() {
     assert!(made.status.success(), "{}", text(&made));
     let net = dir.join("x.nnue");
     let games = data.join("campaigns/datagen-afc/unit-datagen-afc-0.parquet");
-    let cases: [(Vec<&str>, PathBuf, &str); 4] = [
+    let cases: [(Vec<&str>, PathBuf, &str); 5] = [
         (vec![], games, "is it a positions file of ajaxlab datagen?"),
         (
             vec!["--hidden", "0"],
@@ -145,6 +145,7 @@ fn bad_training_input_is_refused_naming_what_is_wrong() {
             data.clone(),
             "no positions of ajax-falcon to train on",
         ),
+        (vec!["--max-score=-1"], data.clone(), "beyond --max-score"),
     ];
     for (extra, input, expected) in cases {
         let o = train(&input, &net, &extra);

@@ -52,6 +52,11 @@ pub(crate) struct TrainArgs {
     /// epoch (cosine).
     #[arg(long, default_value_t = 0.001)]
     learning_rate: f32,
+    /// Positions whose search score is beyond ± this many centipawns (won
+    /// or lost already, mates) are left out: their result says nothing a
+    /// static evaluation could not.
+    #[arg(long, default_value_t = 3000)]
+    max_score: i32,
     /// Share of the games held out to measure the fit (by game).
     #[arg(long, default_value_t = 0.05)]
     holdout: f64,
@@ -72,6 +77,8 @@ struct Data {
     held: Vec<Sample>,
     files: usize,
     other_variants: usize,
+    /// Rows left out by `--max-score`.
+    decided: usize,
 }
 
 fn positions_files(data: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
@@ -115,6 +122,7 @@ fn read_data(
         held: Vec::new(),
         files: files.len(),
         other_variants: 0,
+        decided: 0,
     };
     for file in &files {
         let rows = read_positions(file)
@@ -122,6 +130,10 @@ fn read_data(
         for row in rows {
             if row.variant != variant.name() {
                 data.other_variants += 1;
+                continue;
+            }
+            if row.score.abs() > args.max_score {
+                data.decided += 1;
                 continue;
             }
             let pos = Position::from_fen_in(variant, &row.fen).map_err(|e| {
@@ -137,10 +149,11 @@ fn read_data(
     }
     if data.train.is_empty() {
         anyhow::bail!(
-            "no positions of {} to train on in {} positions files ({} rows of other variants{})",
+            "no positions of {} to train on in {} positions files ({} rows of other variants, {} beyond --max-score{})",
             variant.name(),
             data.files,
             data.other_variants,
+            data.decided,
             if data.held.is_empty() {
                 ""
             } else {
@@ -349,11 +362,13 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<ExitCode> {
         .max(1);
     let mut run = start(args, &inputs, activation)?;
     outln!(
-        "{}: {} training and {} held-out positions from {} files; {} inputs, {} hidden units, {} threads",
+        "{}: {} training and {} held-out positions from {} files ({} beyond ±{} cp left out); {} inputs, {} hidden units, {} threads",
         variant.name(),
         data.train.len(),
         data.held.len(),
         data.files,
+        data.decided,
+        args.max_score,
         inputs.len(),
         args.hidden,
         threads
