@@ -33,6 +33,26 @@ fn text(o: &Output) -> String {
     )
 }
 
+/// `ajaxlab datagen` of `games` AFC games at `tc` into `data`, on two threads.
+fn datagen(data: &Path, games: &str, tc: &str) {
+    let out = data.display().to_string();
+    let made = ajaxlab(&[
+        "datagen",
+        "--variant",
+        "afc",
+        "--games",
+        games,
+        "--tc",
+        tc,
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        &out,
+    ]);
+    assert!(made.status.success(), "{}", text(&made));
+}
+
 fn train(data: &Path, out: &Path, extra: &[&str]) -> Output {
     let (data, out) = (data.display().to_string(), out.display().to_string());
     let mut args = vec!["train", &data, "--variant", "afc", "--out", &out];
@@ -45,21 +65,7 @@ fn train(data: &Path, out: &Path, extra: &[&str]) -> Output {
 fn a_network_is_trained_on_datagen_positions_resumed_and_played() {
     let dir = temp_dir("net");
     let data = dir.join("data");
-    let made = ajaxlab(&[
-        "datagen",
-        "--variant",
-        "afc",
-        "--games",
-        "4",
-        "--tc",
-        "nodes=200",
-        "--threads",
-        "2",
-        "--quiet",
-        "--out",
-        data.to_str().unwrap(),
-    ]);
-    assert!(made.status.success(), "{}", text(&made));
+    datagen(&data, "4", "nodes=200");
     let net = dir.join("afc.nnue");
     let first = train(&data, &net, &["--epochs", "2", "--hidden", "16"]);
     let said = text(&first);
@@ -115,21 +121,7 @@ fn a_network_is_trained_on_datagen_positions_resumed_and_played() {
 fn bad_training_input_is_refused_naming_what_is_wrong() {
     let dir = temp_dir("bad");
     let data = dir.join("data");
-    let made = ajaxlab(&[
-        "datagen",
-        "--variant",
-        "afc",
-        "--games",
-        "2",
-        "--tc",
-        "nodes=100",
-        "--threads",
-        "1",
-        "--quiet",
-        "--out",
-        data.to_str().unwrap(),
-    ]);
-    assert!(made.status.success(), "{}", text(&made));
+    datagen(&data, "2", "nodes=100");
     let net = dir.join("x.nnue");
     let games = data.join("campaigns/datagen-afc/unit-datagen-afc-0.parquet");
     let cases: [(Vec<&str>, PathBuf, &str); 5] = [

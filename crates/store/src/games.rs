@@ -284,6 +284,21 @@ pub fn write_games(
     write_batch(path, &batch)
 }
 
+/// The record batches of the Parquet file at `path`, each read error
+/// naming the file.
+///
+/// # Errors
+/// [`StoreError`] if the file cannot be opened or is not Parquet.
+pub(crate) fn batches(
+    path: &Path,
+) -> Result<impl Iterator<Item = Result<RecordBatch, StoreError>> + '_, StoreError> {
+    let file = File::open(path).map_err(|e| StoreError::io(path, e))?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(ParquetRecordBatchReaderBuilder::build)
+        .map_err(|e| StoreError::format(path, e))?;
+    Ok(reader.map(move |batch| batch.map_err(|e| StoreError::format(path, e))))
+}
+
 pub(crate) fn column<'a, T: 'static>(
     batch: &'a RecordBatch,
     name: &str,

@@ -12,7 +12,7 @@
 
 use crate::atomic::write_batch;
 use crate::error::StoreError;
-use crate::games::{column, strings};
+use crate::games::{batches, column, strings};
 use crate::record::GameRecord;
 use ajaxlab_rules::{Move, MoveKind, Position};
 use ajaxlab_stats::GameScore;
@@ -234,13 +234,9 @@ pub fn write_positions(path: &Path, rows: &[PositionRow]) -> Result<(), StoreErr
 /// [`StoreError`] if the file cannot be read, lacks a column, or holds a
 /// null.
 pub fn read_positions(path: &Path) -> Result<Vec<PositionRow>, StoreError> {
-    let file = File::open(path).map_err(|e| StoreError::io(path, e))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .and_then(ParquetRecordBatchReaderBuilder::build)
-        .map_err(|e| StoreError::format(path, e))?;
     let mut rows = Vec::new();
-    for batch in reader {
-        let batch = batch.map_err(|e| StoreError::format(path, e))?;
+    for batch in batches(path)? {
+        let batch = batch?;
         rows.extend(batch_rows(&batch, path)?);
     }
     Ok(rows)

@@ -5,11 +5,9 @@
 
 use crate::atomic::write_batch;
 use crate::error::StoreError;
-use crate::games::{column, strings};
+use crate::games::{batches, column, strings};
 use arrow_array::{Array, ArrayRef, Float64Array, RecordBatch, StringArray, UInt64Array};
 use arrow_schema::{DataType, Field, Schema};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -64,13 +62,9 @@ pub fn write_trajectory(path: &Path, rows: &[TrajectoryRow]) -> Result<(), Store
 /// [`StoreError`] if the file cannot be read, lacks a column, or has a
 /// null `seq`, `completed_pairs`, `param` or `value`.
 pub fn read_trajectory(path: &Path) -> Result<Vec<TrajectoryRow>, StoreError> {
-    let file = File::open(path).map_err(|e| StoreError::io(path, e))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .and_then(ParquetRecordBatchReaderBuilder::build)
-        .map_err(|e| StoreError::format(path, e))?;
     let mut rows = Vec::new();
-    for batch in reader {
-        let batch = batch.map_err(|e| StoreError::format(path, e))?;
+    for batch in batches(path)? {
+        let batch = batch?;
         let seq = column::<UInt64Array>(&batch, "seq", path)?;
         let pairs = column::<UInt64Array>(&batch, "completed_pairs", path)?;
         let unit = column::<StringArray>(&batch, "unit_id", path)?;
